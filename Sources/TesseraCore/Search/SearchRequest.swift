@@ -1,0 +1,77 @@
+/// A validated search: every field already checked at the edge, so nothing past here re-validates.
+public struct SearchRequest: Sendable, Hashable {
+    public static let maxQueryLength = 100
+    public static let pageSize = 20
+    /// 200 pages of 20 is Flickr's 4,000-result ceiling, the deepest any source goes.
+    public static let maxPage = 200
+
+    public let query: String
+    public let scope: Scope
+    public let page: Int
+
+    /// Validates raw input as it arrives from a URL or the command line.
+    public init(query rawQuery: String?, scope rawScope: String?, page rawPage: String?) throws(InputError) {
+        let query = (rawQuery ?? "").trimmingWhitespace
+        guard !query.isEmpty else { throw .emptyQuery }
+        guard query.count <= Self.maxQueryLength else { throw .queryTooLong(query.count) }
+        let scope: Scope
+        if let rawScope, !rawScope.isEmpty {
+            guard let parsed = Scope(rawValue: rawScope) else { throw .unknownScope(rawScope) }
+            scope = parsed
+        } else {
+            scope = .all
+        }
+        var page = 1
+        if let rawPage, !rawPage.isEmpty {
+            guard let parsed = Int(rawPage), (1...Self.maxPage).contains(parsed) else { throw .invalidPage(rawPage) }
+            page = parsed
+        }
+        self.init(validatedQuery: query, scope: scope, page: page)
+    }
+
+    private init(validatedQuery: String, scope: Scope, page: Int) {
+        self.query = validatedQuery
+        self.scope = scope
+        self.page = page
+    }
+}
+
+/// Input a user or client got wrong. The message says what is accepted.
+public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    case emptyQuery
+    case queryTooLong(Int)
+    case unknownScope(String)
+    case invalidPage(String)
+    case unknownSource(String)
+    case invalidItemID(String)
+
+    public var code: String {
+        switch self {
+        case .emptyQuery, .queryTooLong: "invalid_query"
+        case .unknownScope: "invalid_scope"
+        case .invalidPage: "invalid_page"
+        case .unknownSource: "unknown_source"
+        case .invalidItemID: "invalid_item_id"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .emptyQuery:
+            "Enter something to search for (1–\(SearchRequest.maxQueryLength) characters)."
+        case .queryTooLong(let count):
+            "The search is \(count) characters long; use at most \(SearchRequest.maxQueryLength)."
+        case .unknownScope(let scope):
+            "Unknown scope \"\(scope.prefix(40))\"; use one of: \(Scope.allRawValues.joined(separator: ", "))."
+        case .invalidPage(let page):
+            "Page \"\(page.prefix(20))\" is not valid; use a whole number from 1 to \(SearchRequest.maxPage)."
+        case .unknownSource(let source):
+            "Unknown source \"\(source.prefix(40))\"; use one of: "
+                + SourceID.allCases.map(\.rawValue).joined(separator: ", ") + "."
+        case .invalidItemID(let id):
+            "\"\(id.prefix(60))\" is not an item id this source uses."
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,56 @@
+/// The answer to a search: sections in display order.
+public struct SearchResponse: Sendable, Hashable, Codable {
+    public var query: String
+    public var scope: String
+    public var page: Int
+    public var sections: [SectionResult]
+
+    public init(query: String, scope: String, page: Int, sections: [SectionResult]) {
+        self.query = query
+        self.scope = scope
+        self.page = page
+        self.sections = sections
+    }
+
+    /// True when at least one section answered (with or without items).
+    public var anySectionAnswered: Bool { sections.contains { $0.error == nil } }
+}
+
+/// One section of a search: a page of items, or the error that kept its source from answering.
+public struct SectionResult: Sendable, Hashable, Codable {
+    public var id: SectionID
+    public var title: String
+    public var items: [Item]
+    /// How many results the source says it has, when it says.
+    public var total: Int?
+    public var hasMore: Bool
+    public var error: ErrorInfo?
+
+    public init(id: SectionID, items: [Item], total: Int?, hasMore: Bool, error: ErrorInfo? = nil) {
+        self.id = id
+        self.title = id.title
+        self.items = items
+        self.total = total
+        self.hasMore = hasMore
+        self.error = error
+    }
+
+    public static func failed(_ id: SectionID, _ error: SourceError) -> SectionResult {
+        SectionResult(id: id, items: [], total: nil, hasMore: false, error: ErrorInfo(error))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, items, total, hasMore, error
+    }
+
+    // `total` is written as `null` when unknown, as the API documents; `error` only when present.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(items, forKey: .items)
+        try container.encode(total, forKey: .total)
+        try container.encode(hasMore, forKey: .hasMore)
+        try container.encodeIfPresent(error, forKey: .error)
+    }
+}

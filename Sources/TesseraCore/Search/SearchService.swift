@@ -1,0 +1,151 @@
+/// Runs a search over one section or fans out over every enabled source at once.
+///
+/// Each section runs in its own child task with its own time limit, so a slow or failing source
+/// costs only its own section. Results keep the fixed section order however they arrive.
+public struct SearchService: Sendable {
+    private let sources: [SourceID: any MediaSource]
+    private let timeout: Duration
+    private let seen: SeenItems
+    private let recentItems: RecentItems
+
+    public init(sources: [any MediaSource], timeout: Duration = .seconds(8)) {
+        self.sources = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.timeout = timeout
+        self.seen = SeenItems()
+        self.recentItems = RecentItems()
+    }
+
+    /// Every registered source, in display order.
+    public var descriptors: [SourceDescriptor] {
+        sources.values.sorted { $0.id < $1.id }.map(SourceDescriptor.init)
+    }
+
+    /// The sections a request covers, in display order.
+    public func sections(for scope: Scope) -> [SectionID] {
+        switch scope {
+        case .section(let section):
+            return [section]
+        case .all:
+            return SectionID.allCases.filter { sources[$0.source]?.availability.isEnabled == true }
+        }
+    }
+
+    /// The whole answer at once, sections in display order. In `all`, empty sections are left out.
+    public func search(_ request: SearchRequest) async -> SearchResponse {
+        var results: [SectionResult] = []
+        for await section in stream(request) {
+            results.append(section)
+        }
+        results.sort { $0.id < $1.id }
+        return SearchResponse(
+            query: request.query, scope: request.scope.rawValue, page: request.page, sections: results)
+    }
+
+    /// Each section as soon as its source answers (or fails); the stream ends when all have.
+    /// In `all`, sections with no items and no error are not sent.
+    public func stream(_ request: SearchRequest) -> AsyncStream<SectionResult> {
+        let sections = sections(for: request.scope)
+        let dropsEmpty = request.scope == .all
+        return AsyncStream { continuation in
+            let task = Task {
+                await withTaskGroup(of: SectionResult.self) { group in
+                    for section in sections {
+                        group.addTask { await self.run(request, in: section) }
+                    }
+                    for await result in group {
+                        if dropsEmpty && result.items.isEmpty && result.error == nil { continue }
+                        continuation.yield(result)
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// One item: from the recent results when it was just shown, else from its source.
+    public func item(_ id: ItemID) async throws(SourceError) -> Item {
+        if let item = await recentItems.get(id) { return item }
+        guard let source = sources[id.source] else {
+            throw .disabled(id.source, reason: "this source is not available in this build")
+        }
+        if case .disabled(let reason) = source.availability { throw .disabled(id.source, reason: reason) }
+        let item = try await withTimeout(source.id) { try await source.item(nativeID: id.nativeID) }
+        await recentItems.put([item])
+        return item
+    }
+
+    private func run(_ request: SearchRequest, in section: SectionID) async -> SectionResult {
+        guard let source = sources[section.source] else {
+            return .failed(section, .disabled(section.source, reason: "this source is not available in this build"))
+        }
+        if case .disabled(let reason) = source.availability {
+            return .failed(section, .disabled(source.id, reason: reason))
+        }
+        do {
+            let page = try await withTimeout(source.id) {
+                try await source.search(request.query, in: section, page: request.page)
+            }
+            let items = await seen.filter(page.items, section: section, query: request.query, page: request.page)
+            await recentItems.put(items)
+            return SectionResult(id: section, items: items, total: page.total, hasMore: page.hasMore)
+        } catch {
+            return .failed(section, error)
+        }
+    }
+
+    /// Runs `operation`, giving up with `.timeout` once this service's limit has passed.
+    private func withTimeout<T: Sendable>(
+        _ source: SourceID, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws(SourceError) -> T {
+        let limit = timeout
+        do {
+            return try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    throw SourceError.timeout(source, seconds: limit.seconds)
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        } catch let error as SourceError {
+            throw error
+        } catch is CancellationError {
+            throw .timeout(source, seconds: limit.seconds)
+        } catch {
+            throw .badResponse(source, detail: String(describing: error))
+        }
+    }
+}
+
+extension Duration {
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Items from recent searches, so opening one does not ask its source again. Bounded, oldest out first.
+actor RecentItems {
+    private var items: [ItemID: Item] = [:]
+    private var order: [ItemID] = []
+    private let capacity: Int
+
+    init(capacity: Int = 5_000) {
+        self.capacity = capacity
+    }
+
+    func get(_ id: ItemID) -> Item? { items[id] }
+
+    func put(_ newItems: [Item]) {
+        for item in newItems {
+            if items.updateValue(item, forKey: item.id) == nil { order.append(item.id) }
+        }
+        if order.count > capacity {
+            let overflow = order.count - capacity
+            for id in order.prefix(overflow) { items[id] = nil }
+            order.removeFirst(overflow)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// Turns the HTML some services put in titles and descriptions into plain text.
+///
+/// Tags are dropped (block-level ones become spaces), character references are decoded, and runs of
+/// whitespace collapse to one space. The result is text for `textContent`, never markup.
+public enum PlainText {
+    public static func fromHTML(_ html: String) -> String {
+        var output = ""
+        output.reserveCapacity(html.utf8.count)
+        var index = html.startIndex
+        while index < html.endIndex {
+            let character = html[index]
+            if character == "<", let close = html[index...].firstIndex(of: ">") {
+                let inner = html[html.index(after: index)..<close]
+                if isTag(inner) {
+                    output.append(" ")
+                    index = html.index(after: close)
+                    continue
+                }
+            }
+            if character == "&", let (decoded, next) = decodeReference(in: html, at: index) {
+                output.append(decoded)
+                index = next
+                continue
+            }
+            output.append(character)
+            index = html.index(after: index)
+        }
+        return collapsingWhitespace(output)
+    }
+
+    /// Collapses every run of whitespace (including newlines) into one space and trims the ends.
+    public static func collapsingWhitespace(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// `<b>`, `</p>`, `<br/>`, `<!-- -->`, `<a href=...>`: a letter, `/` or `!` right after `<`.
+    private static func isTag(_ inner: Substring) -> Bool {
+        guard let first = inner.first else { return false }
+        return first.isLetter || first == "/" || first == "!"
+    }
+
+    private static func decodeReference(in text: String, at start: String.Index) -> (Character, String.Index)? {
+        let afterAmp = text.index(after: start)
+        guard let semicolon = text[afterAmp...].prefix(12).firstIndex(of: ";") else { return nil }
+        let body = text[afterAmp..<semicolon]
+        let next = text.index(after: semicolon)
+        if body.hasPrefix("#") {
+            let digits = body.dropFirst()
+            let value: UInt32?
+            if digits.first == "x" || digits.first == "X" {
+                value = UInt32(digits.dropFirst(), radix: 16)
+            } else {
+                value = UInt32(digits, radix: 10)
+            }
+            guard let value, let scalar = Unicode.Scalar(value) else { return nil }
+            return (Character(scalar), next)
+        }
+        guard let named = namedEntities[String(body)] else { return nil }
+        return (named, next)
+    }
+
+    private static let namedEntities: [String: Character] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ",
+        "ndash": "–", "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”",
+        "laquo": "«", "raquo": "»", "copy": "©", "reg": "®", "trade": "™", "deg": "°", "middot": "·",
+        "eacute": "é", "egrave": "è", "aacute": "á", "agrave": "à", "oacute": "ó", "uacute": "ú", "iacute": "í",
+        "ntilde": "ñ", "ccedil": "ç", "uuml": "ü", "ouml": "ö", "auml": "ä", "szlig": "ß", "times": "×",
+    ]
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing whitespace and newlines.
+    public var trimmingWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+            let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
+
+/// Normalises tags from every service the same way: plain text, lower-cased, trimmed, no blanks, no repeats.
+public enum Tags {
+    public static func normalize<S: Sequence>(_ raw: S) -> [String] where S.Element: StringProtocol {
+        var seen = Set<String>()
+        var tags: [String] = []
+        for tag in raw {
+            let text = PlainText.fromHTML(String(tag)).lowercased()
+            guard !text.isEmpty, seen.insert(text).inserted else { continue }
+            tags.append(text)
+        }
+        return tags
+    }
+
+    /// Pixabay: `"apples, fruits, red"`.
+    public static func commaSeparated(_ list: String) -> [String] {
+        normalize(list.split(separator: ","))
+    }
+
+    /// Flickr: `"10faves balloon"`.
+    public static func spaceSeparated(_ list: String) -> [String] {
+        normalize(list.split(whereSeparator: { $0.isWhitespace }))
+    }
+}

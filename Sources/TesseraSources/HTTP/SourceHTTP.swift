@@ -1,0 +1,190 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import TesseraCore
+
+/// What every source client shares: the one pooled HTTP client, the response cache, the clock.
+public struct SourceHTTP: Sendable {
+    /// A raw answer, before the client interprets it in its service's terms.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: Data
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        }
+
+        /// The body as text for error messages, cut short.
+        public var bodyText: String {
+            String(decoding: body.prefix(500), as: UTF8.self).trimmingWhitespace
+        }
+    }
+
+    /// Largest body read from a service's API: generous for JSON, small enough to bound memory.
+    static let maxBodyBytes = 8 * 1024 * 1024
+
+    let client: HTTPClient
+    let cache: (any ResponseCaching)?
+    let requestTimeout: Duration
+    let userAgent: String
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    public init(
+        client: HTTPClient, cache: (any ResponseCaching)?, requestTimeout: Duration = .seconds(8),
+        userAgent: String = "Tessera/0.1 (self-hosted media search)", now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "tessera.sources")
+    ) {
+        self.client = client
+        self.cache = cache
+        self.requestTimeout = requestTimeout
+        self.userAgent = userAgent
+        self.now = now
+        self.logger = logger
+    }
+
+    /// GETs `url`, hands the answer to `interpret`, and caches the body for `ttl` when `interpret`
+    /// accepted it. A cached body is interpreted the same way, so a bad entry is never served twice.
+    ///
+    /// - Parameter redacting: query parameters (API keys) kept out of the cache key and the logs.
+    public func get<T: Sendable>(
+        _ url: URL, source: SourceID, ttl: Duration?, redacting secrets: Set<String> = [],
+        headers extraHeaders: [(String, String)] = [],
+        interpret: (Response) throws(SourceError) -> T
+    ) async throws(SourceError) -> T {
+        let key = Self.redacted(url, removing: secrets)
+        if let ttl, ttl > .zero, let cache, let body = await cache.body(for: key, now: now()) {
+            do {
+                let value = try interpret(Response(status: 200, headers: [], body: body))
+                logger.debug("cache hit", metadata: ["source": "\(source.rawValue)", "url": "\(key)"])
+                return value
+            } catch {
+                logger.warning("dropping unreadable cached answer", metadata: ["url": "\(key)"])
+            }
+        }
+        let response = try await fetch(url, source: source, loggedAs: key, headers: extraHeaders)
+        let value = try interpret(response)
+        if let ttl, ttl > .zero, let cache, response.status == 200 {
+            await cache.store(response.body, for: key, source: source, expiresAt: now().addingTimeInterval(ttl.seconds))
+        }
+        return value
+    }
+
+    private func fetch(
+        _ url: URL, source: SourceID, loggedAs key: String, headers extraHeaders: [(String, String)]
+    ) async throws(SourceError) -> Response {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept", value: "application/json")
+        for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
+        let started = ContinuousClock.now
+        do {
+            let response = try await client.execute(request, timeout: .nanoseconds(requestTimeout.nanoseconds))
+            let body = try await response.body.collect(upTo: Self.maxBodyBytes)
+            logger.debug(
+                "fetched",
+                metadata: [
+                    "source": "\(source.rawValue)", "url": "\(key)", "status": "\(response.status.code)",
+                    "ms": "\((ContinuousClock.now - started).milliseconds)",
+                ])
+            return Response(
+                status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                body: Data(body.readableBytesView))
+        } catch {
+            let mapped = Self.map(error, source: source, timeout: requestTimeout)
+            logger.info(
+                "request failed",
+                metadata: ["source": "\(source.rawValue)", "url": "\(key)", "error": "\(String(describing: error))"])
+            throw mapped
+        }
+    }
+
+    static func map(_ error: any Error, source: SourceID, timeout: Duration) -> SourceError {
+        if let error = error as? SourceError { return error }
+        if error is CancellationError { return .timeout(source, seconds: timeout.seconds) }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .cancelled, .writeTimeout:
+                return .timeout(source, seconds: timeout.seconds)
+            default:
+                return .unreachable(source, detail: String(describing: error))
+            }
+        }
+        if let error = error as? NIOTooManyBytesError {
+            return .badResponse(source, detail: "the answer is larger than \(error.maxBytes ?? maxBodyBytes) bytes")
+        }
+        return .unreachable(source, detail: String(describing: error))
+    }
+
+    /// The URL as a cache key and log line: secret query parameters removed.
+    static func redacted(_ url: URL, removing secrets: Set<String>) -> String {
+        guard !secrets.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let items = components.percentEncodedQueryItems
+        else { return url.absoluteString }
+        components.percentEncodedQueryItems = items.filter { !secrets.contains($0.name) }
+        return components.string ?? url.absoluteString
+    }
+}
+
+extension SourceHTTP.Response {
+    /// The failures every service signals the same way: 429 (with `Retry-After`) and 5xx.
+    public func commonFailure(_ source: SourceID) -> SourceError? {
+        switch status {
+        case 429:
+            return .rateLimited(source, retryAfter: retryAfterSeconds)
+        case 500...599:
+            return .serviceError(source, status: status, detail: nil)
+        default:
+            return nil
+        }
+    }
+
+    /// `Retry-After` in seconds (the delta form; an HTTP date is turned into seconds from now).
+    public var retryAfterSeconds: Int? {
+        guard let value = header("Retry-After")?.trimmingWhitespace else { return nil }
+        if let seconds = Int(value) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, Int(date.timeIntervalSinceNow.rounded(.up)))
+    }
+
+    /// Decodes the body as `T`, turning any decoding failure into `.badResponse` with the path that failed.
+    public func decode<T: Decodable>(_ type: T.Type, source: SourceID) throws(SourceError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch let error as DecodingError {
+            throw .badResponse(source, detail: Self.describe(error))
+        } catch {
+            throw .badResponse(source, detail: String(describing: error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    var milliseconds: Int64 { nanoseconds / 1_000_000 }
+}

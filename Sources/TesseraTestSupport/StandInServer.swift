@@ -1,0 +1,86 @@
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A real HTTP server on 127.0.0.1 (a free port) hosting stand-ins for the providers, each under its
+/// own path prefix, speaking the provider's wire format. Tests point `TESSERA_<SOURCE>_URL` at it.
+public final class StandInServer: Sendable {
+    public let port: Int
+    public let providers: [any StandInProvider]
+    private let task: Task<Void, any Error>
+    private let stopping: StopFlag
+
+    /// Starts a server with `providers` and returns once it accepts connections.
+    public static func start(_ providers: [any StandInProvider]) async throws -> StandInServer {
+        let router = Router()
+        let stopping = StopFlag()
+        for provider in providers {
+            provider.state.stopFlag = stopping
+            provider.addRoutes(to: router)
+        }
+        router.get("/health") { _, _ in "ok" }
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "standin")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "standin"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var port = 0
+        for await value in portStream { port = value }
+        guard port > 0 else {
+            task.cancel()
+            throw StandInError.didNotStart
+        }
+        return StandInServer(port: port, providers: providers, task: task, stopping: stopping)
+    }
+
+    private init(port: Int, providers: [any StandInProvider], task: Task<Void, any Error>, stopping: StopFlag) {
+        self.port = port
+        self.providers = providers
+        self.task = task
+        self.stopping = stopping
+    }
+
+    public var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// The environment that points Tessera at these stand-ins (base URLs and API keys).
+    public var environment: [String: String] {
+        var environment: [String: String] = [:]
+        for provider in providers {
+            environment.merge(provider.environment(origin: origin)) { _, new in new }
+        }
+        return environment
+    }
+
+    /// Stops the server; stalled requests are released first so shutdown does not wait for them.
+    public func stop() async {
+        stopping.set()
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+public enum StandInError: Error {
+    case didNotStart
+}
+
+/// Set once the server is stopping, so stalled handlers return.
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+/// A provider stand-in: its routes under a prefix, and the variables that point Tessera at it.
+public protocol StandInProvider: Sendable {
+    var state: StandInState { get }
+    func addRoutes(to router: Router<BasicRequestContext>)
+    func environment(origin: String) -> [String: String]
+}

@@ -1,0 +1,120 @@
+import Hummingbird
+import Synchronization
+
+/// How a stand-in answers: the provider's normal answer, or one of the failures clients must survive.
+public enum StandInBehavior: Sendable, Equatable {
+    case normal
+    /// The provider's own "invalid API key" answer.
+    case invalidKey
+    /// HTTP 429 (or the provider's own throttling answer), with `Retry-After` when given.
+    case rateLimited(retryAfter: Int?)
+    /// HTTP 500 with an HTML error page.
+    case serverError
+    /// HTTP 200 with a body that is not the provider's JSON.
+    case malformed
+    /// Never answers (until the server stops).
+    case stall
+}
+
+/// One request as the stand-in received it, for tests to assert on.
+public struct RecordedRequest: Sendable {
+    public let path: String
+    /// The raw query string, exactly as sent.
+    public let rawQuery: String
+    /// Query parameters, percent-decoded (`+` decoded as a space).
+    public let query: [String: String]
+    public let headers: [String: String]
+
+    public subscript(_ name: String) -> String? { query[name] }
+}
+
+/// What a stand-in does and what it saw. Tests change it between requests.
+public final class StandInState: Sendable {
+    private struct Values {
+        var behavior = StandInBehavior.normal
+        var behaviorForQuery: [String: StandInBehavior] = [:]
+        var delay = Duration.zero
+        var delayForQuery: [String: Duration] = [:]
+        var requests: [RecordedRequest] = []
+        var corpus = Corpus()
+        var stopFlag: StopFlag?
+    }
+
+    private let values = Mutex(Values())
+
+    public init() {}
+
+    /// The answer for every request whose query has no behaviour of its own.
+    public var behavior: StandInBehavior {
+        get { values.withLock { $0.behavior } }
+        set { values.withLock { $0.behavior = newValue } }
+    }
+
+    /// Delay before every answer.
+    public var delay: Duration {
+        get { values.withLock { $0.delay } }
+        set { values.withLock { $0.delay = newValue } }
+    }
+
+    public func setBehavior(_ behavior: StandInBehavior, forQuery query: String) {
+        values.withLock { $0.behaviorForQuery[query.lowercased()] = behavior }
+    }
+
+    public func setDelay(_ delay: Duration, forQuery query: String) {
+        values.withLock { $0.delayForQuery[query.lowercased()] = delay }
+    }
+
+    /// The results each query has. Defaults to `Corpus.defaultTotal` generated records.
+    public var corpus: Corpus {
+        get { values.withLock { $0.corpus } }
+        set { values.withLock { $0.corpus = newValue } }
+    }
+
+    public var requests: [RecordedRequest] { values.withLock { $0.requests } }
+    public var requestCount: Int { values.withLock { $0.requests.count } }
+    public func clearRequests() { values.withLock { $0.requests.removeAll() } }
+
+    var stopFlag: StopFlag? {
+        get { values.withLock { $0.stopFlag } }
+        set { values.withLock { $0.stopFlag = newValue } }
+    }
+
+    /// Records `request` and returns how to answer it (`searchTerm` picks per-query behaviour).
+    func receive(_ request: Request, searchTerm: String?) -> (StandInBehavior, Duration) {
+        let recorded = RecordedRequest(
+            path: request.uri.path, rawQuery: request.uri.query ?? "", query: Self.decodeQuery(request.uri.query),
+            headers: Dictionary(
+                request.headers.map { ($0.name.canonicalName.lowercased(), $0.value) }, uniquingKeysWith: { $1 }))
+        return values.withLock { values in
+            values.requests.append(recorded)
+            let term = searchTerm?.lowercased() ?? ""
+            return (values.behaviorForQuery[term] ?? values.behavior, values.delayForQuery[term] ?? values.delay)
+        }
+    }
+
+    /// Waits `duration`, or until the server stops for a stall.
+    func wait(_ duration: Duration) async {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline, stopFlag?.isSet != true {
+            try? await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
+        }
+    }
+
+    static func decodeQuery(_ query: String?) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecode(String(parts[0]))
+            let value = parts.count > 1 ? percentDecode(String(parts[1])) : ""
+            result[name] = value
+        }
+        return result
+    }
+
+    static func percentDecode(_ text: String) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}
+
+import Foundation
