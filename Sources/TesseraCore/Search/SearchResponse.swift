@@ -54,3 +54,21 @@ public struct SectionResult: Sendable, Hashable, Codable {
         try container.encodeIfPresent(error, forKey: .error)
     }
 }
+
+extension SectionResult {
+    /// The same section with every item's images pointing at our proxy.
+    public func linkingImages(with linker: any ImageLinking) -> SectionResult {
+        var copy = self
+        copy.items = items.map { $0.linkingImages(with: linker) }
+        return copy
+    }
+}
+
+extension SearchResponse {
+    /// The same answer with every item's images pointing at our proxy.
+    public func linkingImages(with linker: any ImageLinking) -> SearchResponse {
+        var copy = self
+        copy.sections = sections.map { $0.linkingImages(with: linker) }
+        return copy
+    }
+}

@@ -18,7 +18,7 @@ public enum Format {
 
     /// `6793995` ms → `"1:53:14"`; `215000` → `"3:35"`.
     public static func duration(milliseconds: Int) -> String {
-        let total = milliseconds / 1000
+        let total = Int((Double(milliseconds) / 1000).rounded())
         let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
         let mmss = (minutes < 10 && hours > 0 ? "0" : "") + "\(minutes):" + (seconds < 10 ? "0" : "") + "\(seconds)"
         return hours > 0 ? "\(hours):\(mmss)" : mmss

@@ -1,0 +1,147 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import TesseraServer
+import TesseraTestSupport
+
+/// `tessera-bench`: measures what the product sheet sets bars for, next to a reference in the same run.
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera-bench", abstract: "Tessera's benchmarks.", subcommands: [SearchOverhead.self],
+        defaultSubcommand: SearchOverhead.self)
+}
+
+/// How much time `scope=all` adds on top of its slowest source.
+struct SearchOverhead: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "scope=all against stand-ins answering after 50, 100 and 200 ms: server latency minus the slowest.")
+
+    @Option(help: "Searches to time (after 20 warm-up searches).")
+    var searches = 300
+
+    func run() async throws {
+        let standIns = AllProviders()
+        standIns.pixabay.state.delay = .milliseconds(50)
+        standIns.flickr.state.delay = .milliseconds(100)
+        standIns.openverse.state.delay = .milliseconds(200)
+        standIns.wikimedia.state.delay = .milliseconds(50)
+        standIns.itunes.state.delay = .milliseconds(100)
+        let slowest = Duration.milliseconds(200)
+        let server = try await StandInServer.start(standIns.list)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+
+        var environment = server.environment
+        environment["TESSERA_DATA"] = data.path
+        environment["TESSERA_PORT"] = "0"
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let app = buildApplication(
+            try await AppEnvironment.live(try AppConfiguration(environment: environment), logger: logger)
+        ) { port in await PortBox.shared.set(port) }
+        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let port = await PortBox.shared.wait()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+
+        // Reference: the slowest stand-in asked directly, the floor no fan-out can beat.
+        var direct: [Duration] = []
+        for index in 0..<(searches + 20) {
+            let url = "\(server.origin)/openverse/v1/images/?q=direct-\(index)&page=1&page_size=20"
+            let elapsed = try await time(client, url)
+            if index >= 20 { direct.append(elapsed) }
+        }
+        var fanOut: [Duration] = []
+        for index in 0..<(searches + 20) {
+            // A new query each time, so the response cache never answers.
+            let url = "http://127.0.0.1:\(port)/api/search?q=bench-\(index)&scope=all"
+            let elapsed = try await time(client, url)
+            if index >= 20 { fanOut.append(elapsed) }
+        }
+        try await client.shutdown()
+        appTask.cancel()
+        _ = await appTask.result
+        await server.stop()
+
+        let overSet = fanOut.map { $0 - slowest }
+        let directP50 = percentile(direct, 0.5)
+        let overDirect = fanOut.map { $0 - directP50 }
+        printTable(
+            title: "scope=all, \(searches) searches, sources delayed 50/100/200 ms (8 sections)",
+            rows: [
+                ("slowest source asked directly (reference)", direct),
+                ("Tessera /api/search?scope=all", fanOut),
+                ("added over the slowest source's set delay", overSet),
+                ("added over the direct request's p50", overDirect),
+            ])
+        let p99 = percentile(overSet, 0.99)
+        print("goal: added p99 < 5 ms → \(p99 < .milliseconds(5) ? "met" : "NOT met") (\(ms(p99)) ms)")
+    }
+
+    private func time(_ client: HTTPClient, _ url: String) async throws -> Duration {
+        let started = ContinuousClock.now
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 50_000_000)
+        guard response.status == .ok else { throw ValidationError("\(url) answered \(response.status)") }
+        return ContinuousClock.now - started
+    }
+}
+
+/// The stand-ins with the delays a benchmark sets on them.
+struct AllProviders {
+    let pixabay = PixabayStandIn()
+    let flickr = FlickrStandIn()
+    let openverse = OpenverseStandIn()
+    let wikimedia = WikimediaStandIn()
+    let itunes = ITunesStandIn()
+    var list: [any StandInProvider] { [pixabay, flickr, openverse, wikimedia, itunes] }
+}
+
+/// Hands the server's port from its start-up callback to the benchmark.
+actor PortBox {
+    static let shared = PortBox()
+    private var port: Int?
+    private var waiters: [CheckedContinuation<Int, Never>] = []
+
+    func set(_ value: Int) {
+        port = value
+        for waiter in waiters { waiter.resume(returning: value) }
+        waiters.removeAll()
+    }
+
+    func wait() async -> Int {
+        if let port { return port }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+func percentile(_ values: [Duration], _ fraction: Double) -> Duration {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .zero }
+    let index = min(sorted.count - 1, max(0, Int((Double(sorted.count) * fraction).rounded(.up)) - 1))
+    return sorted[index]
+}
+
+func ms(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return String(format: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+}
+
+func printTable(title: String, rows: [(String, [Duration])]) {
+    print("\n\(title)")
+    let header = "what".padding(toLength: 44, withPad: " ", startingAt: 0) + "     p50 ms     p90 ms     p99 ms     max ms"
+    print(header)
+    print(String(repeating: "-", count: header.count))
+    for (name, values) in rows {
+        let cells = [0.5, 0.9, 0.99, 1.0].map { ms(percentile(values, $0)).leftPad(11) }
+        print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + cells.joined())
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import TesseraCore
+
+/// The app as `tessera serve` runs it and tests build it: the environment's dependencies, the router,
+/// and the services whose shutdown must follow the server's (the outbound HTTP client).
+///
+/// - Parameter onRunning: called with the bound port once the server accepts connections (port 0 picks one).
+public func buildApplication(
+    _ environment: AppEnvironment, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let router = buildRouter(environment)
+    return Application(
+        router: router,
+        configuration: .init(
+            address: .hostname(environment.configuration.host, port: environment.configuration.port),
+            serverName: "Tessera"),
+        services: [EnvironmentService(environment: environment)],
+        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+        logger: environment.logger)
+}
+
+/// Every route of the API. Tests call this too, and compare it with `docs/openapi.yaml`.
+public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: APIErrorMiddleware(logger: environment.logger))
+    if let token = environment.configuration.token {
+        router.add(middleware: TokenMiddleware(token: token))
+    }
+    MetaController(search: environment.search).addRoutes(to: router)
+    SearchController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
+    ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
+    return router
+}
+
+/// Keeps the environment alive while the server runs and shuts it down after the server has stopped.
+struct EnvironmentService: Service {
+    let environment: AppEnvironment
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await environment.shutdown()
+    }
+}

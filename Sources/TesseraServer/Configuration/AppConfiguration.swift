@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraSources
+
+/// Every setting in one place, layered: defaults, then the environment, then command-line flags
+/// (the CLI applies flags on top of `init(environment:)`). Each has one name and one line in the README.
+public struct AppConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// The data folder: SQLite database, caches, the image-signing secret.
+    public var dataDirectory: URL
+    /// Folders of the user's own photos (the `local` source).
+    public var libraries: [String] = []
+    /// How long each source may take before its section fails with a timeout.
+    public var sourceTimeout: Duration = .seconds(8)
+    public var sources: SourceSettings
+    /// `TESSERA_SECRET`: signs image URLs; a random one is kept in the data folder when unset.
+    public var secret: String?
+    /// `TESSERA_TOKEN`: required to bind to anything but loopback.
+    public var token: String?
+    public var logLevel: Logger.Level = .info
+
+    /// Defaults overridden by `environment` (`TESSERA_*`, `PIXABAY_API_KEY`, `FLICKR_API_KEY`).
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        dataDirectory = Self.defaultDataDirectory(environment)
+        do {
+            sources = try SourceSettings(environment: environment)
+        } catch {
+            throw .invalid(error.description)
+        }
+        if let host = environment["TESSERA_HOST"], !host.isEmpty { self.host = host }
+        if let port = environment["TESSERA_PORT"], !port.isEmpty { self.port = try Self.parsePort(port) }
+        if let data = environment["TESSERA_DATA"], !data.isEmpty { dataDirectory = URL(fileURLWithPath: data) }
+        if let libraries = environment["TESSERA_LIBRARY"], !libraries.isEmpty {
+            self.libraries = libraries.split(separator: ":").map(String.init)
+        }
+        if let timeout = environment["TESSERA_SOURCE_TIMEOUT"], !timeout.isEmpty {
+            sourceTimeout = try Self.parseTimeout(timeout)
+        }
+        secret = environment["TESSERA_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        token = environment["TESSERA_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let level = environment["TESSERA_LOG_LEVEL"], !level.isEmpty {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw .invalid("TESSERA_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
+            }
+            logLevel = parsed
+        }
+    }
+
+    /// `$XDG_DATA_HOME/tessera`, else `~/.local/share/tessera`.
+    static func defaultDataDirectory(_ environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("tessera")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/share/tessera")
+    }
+
+    public static func parsePort(_ text: String) throws(ConfigurationError) -> Int {
+        guard let port = Int(text), (0...65535).contains(port) else {
+            throw .invalid("The port must be a number from 0 to 65535 (got \"\(text)\").")
+        }
+        return port
+    }
+
+    public static func parseTimeout(_ text: String) throws(ConfigurationError) -> Duration {
+        guard let seconds = Double(text), seconds > 0, seconds <= 300 else {
+            throw .invalid("The source timeout must be a number of seconds above 0 and at most 300 (got \"\(text)\").")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// Refuses settings that would expose the server unasked.
+    public func validateForServing() throws(ConfigurationError) {
+        if !Self.isLoopback(host) && token == nil {
+            throw .invalid(
+                "Binding to \(host) makes Tessera reachable from the network; set TESSERA_TOKEN to a secret first"
+                    + " (or use --host 127.0.0.1).")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): message
+        }
+    }
+}

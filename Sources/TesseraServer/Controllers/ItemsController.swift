@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+import TesseraCore
+
+/// `/api/items/{source}/{id}`: one item, from recent results or from its source.
+struct ItemsController<Context: RequestContext> {
+    let search: SearchService
+    let linker: any ImageLinking
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/api/items/{source}/{id}") { request, context in
+            let rawSource = context.parameters.get("source") ?? ""
+            guard let source = SourceID(rawValue: rawSource) else { throw InputError.unknownSource(rawSource) }
+            // Path parameters arrive still percent-encoded; ids may hold spaces or colons (Wikimedia titles).
+            let rawID = context.parameters.get("id") ?? ""
+            let id = rawID.removingPercentEncoding ?? rawID
+            guard !id.isEmpty, id.count <= 300 else { throw InputError.invalidItemID(id) }
+            let item = try await search.item(ItemID(source: source, nativeID: id))
+            return JSONBody.response(item.linkingImages(with: linker))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import TesseraCore
+
+/// `/api/search` (the whole answer) and `/api/search/stream` (server-sent events, a section as each
+/// source completes, then `done`).
+struct SearchController<Context: RequestContext> {
+    let search: SearchService
+    let linker: any ImageLinking
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/api/search") { request, _ in try await self.whole(request) }
+        router.get("/api/search/stream") { request, _ in try self.stream(request) }
+    }
+
+    private func validated(_ request: Request) throws(InputError) -> SearchRequest {
+        let parameters = request.uri.queryParameters
+        return try SearchRequest(
+            query: parameters.get("q"), scope: parameters.get("scope"), page: parameters.get("page"))
+    }
+
+    private func whole(_ request: Request) async throws -> Response {
+        let searchRequest = try validated(request)
+        let response = await search.search(searchRequest)
+        return JSONBody.response(response.linkingImages(with: linker))
+    }
+
+    private func stream(_ request: Request) throws -> Response {
+        let searchRequest = try validated(request)
+        let sections = search.stream(searchRequest)
+        let linker = self.linker
+        let body = ResponseBody { writer in
+            // A comment line first, so proxies and browsers see the stream open at once.
+            try await writer.write(ByteBuffer(string: ": tessera search\n\n"))
+            var count = 0
+            for await section in sections {
+                count += 1
+                try await writer.write(Self.event("section", section.linkingImages(with: linker)))
+            }
+            let done = Done(query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page, sections: count)
+            try await writer.write(Self.event("done", done))
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("X-Accel-Buffering")!: "no",
+            ],
+            body: body)
+    }
+
+    static func event(_ name: String, _ value: some Encodable) -> ByteBuffer {
+        var buffer = ByteBuffer(string: "event: \(name)\ndata: ")
+        buffer.writeBytes(JSONBody.encode(value))
+        buffer.writeString("\n\n")
+        return buffer
+    }
+
+    /// The last event: what was searched and how many sections were sent.
+    struct Done: Encodable {
+        let query: String
+        let scope: String
+        let page: Int
+        let sections: Int
+    }
+}
+
+import HTTPTypes

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TesseraCore
+import TesseraServer
+
+/// `tessera search`: the same search as the API, as a table for people or the API's JSON for scripts.
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Search every enabled source (or one section) and print the results.",
+        discussion: "Exit status: 0 when at least one source answered, 1 when every source failed, 2 on bad input.")
+
+    @Argument(help: "What to search for (1–100 characters).")
+    var query: String
+
+    @Option(help: ArgumentHelp("all, or one section: \(SectionID.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scope"))
+    var scope: String = "all"
+
+    @Option(help: ArgumentHelp("Page number, 20 results a page (1–\(SearchRequest.maxPage)).", valueName: "n"))
+    var page: String = "1"
+
+    @Flag(help: "Print the API's exact JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let request: SearchRequest
+        do {
+            request = try SearchRequest(query: query, scope: scope, page: page)
+        } catch {
+            Terminal.error("error: \(error.message)\n")
+            throw ExitCode(2)
+        }
+        let configuration: AppConfiguration
+        do {
+            configuration = try common.configuration()
+        } catch let error as ValidationError {
+            Terminal.error("error: \(error.message)\n")
+            throw ExitCode(2)
+        }
+        let logger = Terminal.bootstrapLogging(level: .warning)
+        let environment = try await AppEnvironment.live(configuration, logger: logger)
+        let response = await environment.search.search(request).linkingImages(with: environment.imageLinker)
+        try await environment.shutdown()
+
+        if json {
+            Terminal.out(String(decoding: JSONBody.encode(response), as: UTF8.self) + "\n")
+        } else {
+            Terminal.out(SearchTable.render(response))
+        }
+        guard response.anySectionAnswered else {
+            let reasons = response.sections.compactMap(\.error?.message)
+            let why = reasons.isEmpty ? "no source is enabled" : reasons.joined(separator: "\n  ")
+            Terminal.error("error: every source failed:\n  \(why)\n")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import TesseraServer
+
+/// `tessera serve`: the web app and JSON API until SIGINT or SIGTERM, then a graceful shutdown.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the web app and JSON API.")
+
+    @Option(help: ArgumentHelp("Address to bind. Default 127.0.0.1; env TESSERA_HOST. Anything but loopback needs TESSERA_TOKEN.", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port to listen on (0 picks a free one). Default 8080; env TESSERA_PORT.", valueName: "port"))
+    var port: String?
+
+    @Option(name: .customLong("library"), help: ArgumentHelp("A folder of your own photos (repeatable); env TESSERA_LIBRARY (colon-separated).", valueName: "dir"))
+    var libraries: [String] = []
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        var configuration = try common.configuration()
+        if let host { configuration.host = host }
+        do {
+            if let port { configuration.port = try AppConfiguration.parsePort(port) }
+            try configuration.validateForServing()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if !libraries.isEmpty { configuration.libraries = libraries }
+        let logger = Terminal.bootstrapLogging(level: configuration.logLevel)
+        let environment = try await AppEnvironment.live(configuration, logger: logger)
+        let host = configuration.host
+        let app = buildApplication(environment) { port in
+            Terminal.out("Tessera is running on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
+        }
+        try await app.runService()
+    }
+}

@@ -1,0 +1,119 @@
+import AsyncHTTPClient
+import Foundation
+import TesseraCore
+import TesseraTestSupport
+import Testing
+
+@Suite("tessera search and serve, run as processes")
+struct SearchCommandTests {
+    private func standIns() -> [any StandInProvider] {
+        [PixabayStandIn(), FlickrStandIn(), OpenverseStandIn(), WikimediaStandIn(), ITunesStandIn()]
+    }
+
+    private func withStandIns(
+        _ providers: [any StandInProvider], _ body: ([String: String]) async throws -> Void
+    ) async throws {
+        let server = try await StandInServer.start(providers)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-\(UUID().uuidString)")
+        var environment = server.environment
+        environment["TESSERA_DATA"] = data.path
+        environment["TESSERA_SOURCE_TIMEOUT"] = "10"
+        do {
+            try await body(environment)
+        } catch {
+            await server.stop()
+            try? FileManager.default.removeItem(at: data)
+            throw error
+        }
+        await server.stop()
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    @Test func jsonIsExactlyWhatTheAPIAnswers() async throws {
+        try await withStandIns(standIns()) { environment in
+            let cli = try await CLIProcess.run(["search", "snow leopard", "--json"], environment: environment)
+            #expect(cli.status == 0, "\(cli.stderr)")
+            let fromCLI = try JSONDecoder().decode(SearchResponse.self, from: Data(cli.stdout.utf8))
+            #expect(fromCLI.sections.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
+
+            let server = try await ServerProcess.start([], environment: environment)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/api/search?q=snow%20leopard")
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 10_000_000)
+            try await client.shutdown()
+            #expect(await server.stop() == 0)
+            let fromAPI = try JSONDecoder().decode(SearchResponse.self, from: Data(String(buffer: body).utf8))
+            #expect(fromCLI == fromAPI)
+            #expect(cli.stdout == String(buffer: body) + "\n", "the same bytes, not just the same values")
+        }
+    }
+
+    @Test func tableForPeople() async throws {
+        try await withStandIns(standIns()) { environment in
+            let result = try await CLIProcess.run(["search", "heron", "--scope", "pixabay", "--page", "2"], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("Pixabay · 45 results · page 2"))
+            #expect(result.stdout.contains("    21  Heron, "))
+            #expect(result.stdout.contains("pixabay:"))
+            #expect(result.stdout.contains("more on page 3"))
+        }
+    }
+
+    @Test func aFailedSourceIsReportedButOthersStillAnswer() async throws {
+        let providers = standIns()
+        providers[1].state.behavior = .invalidKey
+        try await withStandIns(providers) { environment in
+            let result = try await CLIProcess.run(["search", "heron"], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("! Flickr rejected the API key; check FLICKR_API_KEY"))
+            #expect(result.stdout.contains("Openverse ·"))
+        }
+    }
+
+    @Test func everySourceFailingExitsNonZeroWithTheReasons() async throws {
+        let providers = standIns()
+        for provider in providers { provider.state.behavior = .serverError }
+        try await withStandIns(providers) { environment in
+            let result = try await CLIProcess.run(["search", "heron", "--json"], environment: environment)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("every source failed"))
+            #expect(result.stderr.contains("Pixabay is having trouble (HTTP 500)"))
+        }
+    }
+
+    @Test(arguments: [
+        (["search", ""], "Enter something to search for"),
+        (["search", "   "], "Enter something to search for"),
+        (["search", String(repeating: "x", count: 101)], "at most 100"),
+        (["search", "owl", "--scope", "everything"], "Unknown scope"),
+        (["search", "owl", "--page", "0"], "whole number from 1 to 200"),
+        (["search", "owl", "--source-timeout", "soon"], "source timeout"),
+    ])
+    func badInputExitsWithTheReasonOnStderr(arguments: [String], reason: String) async throws {
+        let result = try await CLIProcess.run(arguments, environment: ["TESSERA_DATA": "/nonexistent/never-created"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func serveShutsDownGracefullyOnSignal(signal: Int32) async throws {
+        try await withStandIns([PixabayStandIn()]) { environment in
+            let server = try await ServerProcess.start([], environment: environment)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let response = try await client.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/api/health"), timeout: .seconds(10))
+            #expect(response.status == .ok)
+            try await client.shutdown()
+            #expect(await server.stop(signal: signal) == 0)
+        }
+    }
+
+    @Test func servingBeyondLoopbackNeedsAToken() async throws {
+        let result = try await CLIProcess.run(
+            ["serve", "--host", "0.0.0.0", "--port", "0"], environment: ["TESSERA_DATA": "/tmp/tessera-token-test"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("TESSERA_TOKEN"))
+    }
+}

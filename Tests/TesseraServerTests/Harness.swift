@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import TesseraCore
+import TesseraServer
+import TesseraTestSupport
+import Testing
+
+/// The real app, over real HTTP, pointed at stand-ins for the providers, with its own empty data folder.
+func withTessera(
+    _ providers: [any StandInProvider], sourceTimeout: String = "10", extraEnvironment: [String: String] = [:],
+    _ body: @Sendable (any TestClientProtocol, StandInServer) async throws -> Void
+) async throws {
+    let server = try await StandInServer.start(providers)
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-test-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: data) }
+    var environment = server.environment
+    environment["TESSERA_DATA"] = data.path
+    environment["TESSERA_PORT"] = "0"
+    environment["TESSERA_SOURCE_TIMEOUT"] = sourceTimeout
+    environment.merge(extraEnvironment) { _, new in new }
+    let configuration = try AppConfiguration(environment: environment)
+    var logger = Logger(label: "tessera-test")
+    logger.logLevel = .critical
+    let app = buildApplication(try await AppEnvironment.live(configuration, logger: logger))
+    do {
+        try await app.test(.live) { client in try await body(client, server) }
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
+/// Every provider's stand-in, in a fixed order, for tests that need the whole fan-out.
+struct AllStandIns {
+    let pixabay = PixabayStandIn()
+    let flickr = FlickrStandIn()
+    let openverse = OpenverseStandIn()
+    let wikimedia = WikimediaStandIn()
+    let itunes = ITunesStandIn()
+
+    var list: [any StandInProvider] { [pixabay, flickr, openverse, wikimedia, itunes] }
+
+    /// Gives `query` the same number of results everywhere.
+    func setTotal(_ query: String, _ total: Int) {
+        for provider in list { provider.state.corpus.set(query, total: total) }
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    func json<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    /// The `{"error": {...}}` body of an error answer.
+    func apiError() throws -> ErrorInfo {
+        struct Envelope: Decodable { let error: ErrorInfo }
+        return try json(Envelope.self).error
+    }
+}
+
+/// Parses a server-sent event stream into (event, data) pairs.
+func serverSentEvents(_ text: String) -> [(event: String, data: String)] {
+    text.components(separatedBy: "\n\n").compactMap { block in
+        var event = "message"
+        var data: [String] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+            if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+        }
+        return data.isEmpty ? nil : (event, data.joined(separator: "\n"))
+    }
+}
+
+/// Percent-encodes a query value for a test URL.
+func encoded(_ value: String) -> String {
+    value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+}

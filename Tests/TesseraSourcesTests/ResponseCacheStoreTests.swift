@@ -1,0 +1,38 @@
+import Foundation
+import TesseraCore
+import TesseraStorage
+import Testing
+
+@Suite("Response cache in SQLite")
+struct ResponseCacheStoreTests {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func storesUntilExpiryAndReplaces() async throws {
+        let store = ResponseCacheStore(database: try AppDatabase.inMemory())
+        await store.store(Data("one".utf8), for: "k", source: .pixabay, expiresAt: now.addingTimeInterval(60))
+        #expect(await store.body(for: "k", now: now) == Data("one".utf8))
+        #expect(await store.body(for: "k", now: now.addingTimeInterval(61)) == nil)
+        await store.store(Data("two".utf8), for: "k", source: .pixabay, expiresAt: now.addingTimeInterval(120))
+        #expect(await store.body(for: "k", now: now.addingTimeInterval(61)) == Data("two".utf8))
+        #expect(try await store.count() == 1)
+    }
+
+    @Test func purgeRemovesOnlyExpiredAnswers() async throws {
+        let store = ResponseCacheStore(database: try AppDatabase.inMemory())
+        await store.store(Data("old".utf8), for: "old", source: .flickr, expiresAt: now.addingTimeInterval(-1))
+        await store.store(Data("new".utf8), for: "new", source: .flickr, expiresAt: now.addingTimeInterval(60))
+        #expect(try await store.purgeExpired(now: now) == 1)
+        #expect(try await store.count() == 1)
+    }
+
+    @Test func survivesReopeningTheDataFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-db-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let store = ResponseCacheStore(database: try AppDatabase.open(inDirectory: folder))
+            await store.store(Data("kept".utf8), for: "k", source: .openverse, expiresAt: now.addingTimeInterval(60))
+        }
+        let reopened = ResponseCacheStore(database: try AppDatabase.open(inDirectory: folder))
+        #expect(await reopened.body(for: "k", now: now) == Data("kept".utf8))
+    }
+}
