@@ -90,6 +90,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
+        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "TesseraCore"]),
         .testTarget(
             name: "TesseraSourcesTests",
             dependencies: ["TesseraSources", "TesseraStorage", "TesseraTestSupport"]

@@ -22,8 +22,11 @@ struct SearchOverhead: AsyncParsableCommand {
     @Option(help: "Searches to time (after 20 warm-up searches).")
     var searches = 300
 
+    @Option(help: "Scope to search: all (the goal's case) or one section, to see one source's share.")
+    var scope = "all"
+
     func run() async throws {
-        let standIns = AllProviders()
+        let standIns = StandInSet()
         standIns.pixabay.state.delay = .milliseconds(50)
         standIns.flickr.state.delay = .milliseconds(100)
         standIns.openverse.state.delay = .milliseconds(200)
@@ -56,7 +59,7 @@ struct SearchOverhead: AsyncParsableCommand {
         var fanOut: [Duration] = []
         for index in 0..<(searches + 20) {
             // A new query each time, so the response cache never answers.
-            let url = "http://127.0.0.1:\(port)/api/search?q=bench-\(index)&scope=all"
+            let url = "http://127.0.0.1:\(port)/api/search?q=bench-\(index)&scope=\(scope)"
             let elapsed = try await time(client, url)
             if index >= 20 { fanOut.append(elapsed) }
         }
@@ -69,10 +72,10 @@ struct SearchOverhead: AsyncParsableCommand {
         let directP50 = percentile(direct, 0.5)
         let overDirect = fanOut.map { $0 - directP50 }
         printTable(
-            title: "scope=all, \(searches) searches, sources delayed 50/100/200 ms (8 sections)",
+            title: "scope=\(scope), \(searches) searches, sources delayed 50/100/200 ms (8 sections)",
             rows: [
                 ("slowest source asked directly (reference)", direct),
-                ("Tessera /api/search?scope=all", fanOut),
+                ("Tessera /api/search?scope=\(scope)", fanOut),
                 ("added over the slowest source's set delay", overSet),
                 ("added over the direct request's p50", overDirect),
             ])
@@ -87,16 +90,6 @@ struct SearchOverhead: AsyncParsableCommand {
         guard response.status == .ok else { throw ValidationError("\(url) answered \(response.status)") }
         return ContinuousClock.now - started
     }
-}
-
-/// The stand-ins with the delays a benchmark sets on them.
-struct AllProviders {
-    let pixabay = PixabayStandIn()
-    let flickr = FlickrStandIn()
-    let openverse = OpenverseStandIn()
-    let wikimedia = WikimediaStandIn()
-    let itunes = ITunesStandIn()
-    var list: [any StandInProvider] { [pixabay, flickr, openverse, wikimedia, itunes] }
 }
 
 /// Hands the server's port from its start-up callback to the benchmark.
@@ -131,7 +124,8 @@ func ms(_ duration: Duration) -> String {
 
 func printTable(title: String, rows: [(String, [Duration])]) {
     print("\n\(title)")
-    let header = "what".padding(toLength: 44, withPad: " ", startingAt: 0) + "     p50 ms     p90 ms     p99 ms     max ms"
+    let header =
+        "what".padding(toLength: 44, withPad: " ", startingAt: 0) + "     p50 ms     p90 ms     p99 ms     max ms"
     print(header)
     print(String(repeating: "-", count: header.count))
     for (name, values) in rows {

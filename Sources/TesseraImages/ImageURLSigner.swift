@@ -18,7 +18,7 @@ public struct ImageURLSigner: ImageLinking {
     private var key: SymmetricKey { SymmetricKey(data: secret) }
 
     public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
-        "/img/\(variant.rawValue)/\(signature(upstreamURL, variant))/\(Base64URL.encode(Data(upstreamURL.utf8)))"
+        "/img/\(variant.rawValue)/\(signature(upstreamURL, variant))/\(Base64URL.encode(upstreamURL.utf8))"
     }
 
     /// The source URL a signed path stands for, or `nil` when the signature does not match.
@@ -34,7 +34,7 @@ public struct ImageURLSigner: ImageLinking {
     }
 
     private func signature(_ url: String, _ variant: ImageVariant) -> String {
-        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Self.message(url, variant), using: key)))
+        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Self.message(url, variant), using: key)))
     }
 
     private static func message(_ url: String, _ variant: ImageVariant) -> Data {
@@ -42,18 +42,56 @@ public struct ImageURLSigner: ImageLinking {
     }
 }
 
-/// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5).
+/// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5), on bytes: every image URL of every
+/// search result goes through here, so it avoids Foundation's string replacing.
 enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    static func encode(_ data: some Collection<UInt8>) -> String {
+        var output = [UInt8]()
+        output.reserveCapacity((data.count * 4 + 2) / 3)
+        var iterator = data.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = iterator.next()
+            let bits = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            output.append(alphabet[Int(bits >> 18 & 63)])
+            output.append(alphabet[Int(bits >> 12 & 63)])
+            if second != nil { output.append(alphabet[Int(bits >> 6 & 63)]) }
+            if third != nil { output.append(alphabet[Int(bits & 63)]) }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
+    /// The bytes, or `nil` for anything that is not unpadded base64url.
     static func decode(_ string: String) -> Data? {
-        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        var output = Data()
+        output.reserveCapacity(string.utf8.count * 3 / 4)
+        var bits: UInt32 = 0
+        var count = 0
+        for byte in string.utf8 {
+            let value = values[Int(byte)]
+            guard value != 0xFF else { return nil }
+            bits = bits << 6 | UInt32(value)
+            count += 1
+            if count == 4 {
+                output.append(contentsOf: [UInt8(bits >> 16 & 255), UInt8(bits >> 8 & 255), UInt8(bits & 255)])
+                bits = 0
+                count = 0
+            }
+        }
+        switch count {
+        case 0: break
+        case 2: output.append(UInt8(bits >> 4 & 255))
+        case 3: output.append(contentsOf: [UInt8(bits >> 10 & 255), UInt8(bits >> 2 & 255)])
+        default: return nil
+        }
+        return output
     }
 }

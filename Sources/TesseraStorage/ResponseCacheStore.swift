@@ -39,7 +39,9 @@ public struct ResponseCacheStore: ResponseCaching {
                             source = excluded.source, body = excluded.body,
                             storedAt = excluded.storedAt, expiresAt = excluded.expiresAt
                         """,
-                    arguments: [key, source.rawValue, body, Date().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
+                    arguments: [
+                        key, source.rawValue, body, Date().timeIntervalSince1970, expiresAt.timeIntervalSince1970,
+                    ])
             }
         } catch {
             logger.warning("response cache write failed", metadata: ["error": "\(error)"])
@@ -50,7 +52,8 @@ public struct ResponseCacheStore: ResponseCaching {
     @discardableResult
     public func purgeExpired(now: Date = Date()) async throws -> Int {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM responseCache WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
+            try db.execute(
+                sql: "DELETE FROM responseCache WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
             return db.changesCount
         }
     }

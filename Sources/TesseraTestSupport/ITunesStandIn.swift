@@ -101,7 +101,7 @@ public struct ITunesStandIn: StandInProvider {
 
     /// Apple's success body: blank lines first, then the JSON, labelled as JavaScript.
     private func javascript(_ object: [String: Any]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
         return StandInResponse.raw(
             "\n\n\n" + String(decoding: data, as: UTF8.self), status: .ok,
             contentType: "text/javascript; charset=utf-8")

@@ -80,7 +80,9 @@ public struct PixabayStandIn: StandInProvider {
     private func corpusRecord(id: String) -> FakeRecord? {
         guard let number = Int(id), number > 0 else { return nil }
         for request in state.requests {
-            if let term = request["q"], let record = state.corpus.records(for: term).first(where: { $0.number == number }) {
+            if let term = request["q"],
+                let record = state.corpus.records(for: term).first(where: { $0.number == number })
+            {
                 return record
             }
         }
@@ -105,7 +107,8 @@ public struct PixabayStandIn: StandInProvider {
             "user_id": 7000 + id % 11, "user": record.creator,
             "userImageURL": "",
             "noAiTraining": false, "isAiGenerated": false, "isGRated": false, "isLowQuality": false,
-            "userURL": "https://pixabay.com/users/\(record.creator.replacingOccurrences(of: " ", with: ""))-\(7000 + id % 11)/",
+            "userURL":
+                "https://pixabay.com/users/\(record.creator.replacingOccurrences(of: " ", with: ""))-\(7000 + id % 11)/",
         ]
     }
 

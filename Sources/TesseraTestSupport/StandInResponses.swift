@@ -7,7 +7,7 @@ enum StandInResponse {
     static func json(_ object: Any, status: HTTPResponse.Status = .ok, contentType: String = "application/json")
         -> Response
     {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
         return raw(String(decoding: data, as: UTF8.self), status: status, contentType: contentType)
     }
 
@@ -31,10 +31,11 @@ enum StandInResponse {
     ) async -> Response {
         let (behavior, delay) = state.receive(request, searchTerm: term)
         if behavior == .stall {
-            await state.wait(.seconds(120))
+            await state.waitUntilStopped(atMost: .seconds(120))
             return raw("stalled", status: .serviceUnavailable, contentType: "text/plain")
         }
-        if delay > .zero { await state.wait(delay) }
+        // One sleep, not a polling loop: benchmarks compare against this delay, so it must be exact.
+        if delay > .zero { try? await Task.sleep(for: delay) }
         switch behavior {
         case .normal: return normal()
         case .malformed: return raw(malformedJSON, status: .ok, contentType: "application/json")

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Synchronization
 
@@ -92,8 +93,8 @@ public final class StandInState: Sendable {
         }
     }
 
-    /// Waits `duration`, or until the server stops for a stall.
-    func wait(_ duration: Duration) async {
+    /// A stall: waits `duration`, or until the server stops, so shutdown never waits for a stalled answer.
+    func waitUntilStopped(atMost duration: Duration) async {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline, stopFlag?.isSet != true {
             try? await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
@@ -116,5 +117,3 @@ public final class StandInState: Sendable {
         return spaced.removingPercentEncoding ?? spaced
     }
 }
-
-import Foundation

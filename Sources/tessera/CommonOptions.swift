@@ -5,10 +5,16 @@ import TesseraServer
 
 /// Flags shared by every command that touches sources or the data folder. Flags win over the environment.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Data folder (database, caches). Default: ~/.local/share/tessera; env TESSERA_DATA.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Data folder (database, caches). Default: ~/.local/share/tessera; env TESSERA_DATA.", valueName: "dir"))
     var data: String?
 
-    @Option(name: .customLong("source-timeout"), help: ArgumentHelp("Seconds each source may take. Default 8; env TESSERA_SOURCE_TIMEOUT.", valueName: "seconds"))
+    @Option(
+        name: .customLong("source-timeout"),
+        help: ArgumentHelp("Seconds each source may take. Default 8; env TESSERA_SOURCE_TIMEOUT.", valueName: "seconds")
+    )
     var sourceTimeout: String?
 
     /// Defaults, then the environment, then these flags.

@@ -12,7 +12,9 @@ struct Search: AsyncParsableCommand {
     @Argument(help: "What to search for (1–100 characters).")
     var query: String
 
-    @Option(help: ArgumentHelp("all, or one section: \(SectionID.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scope"))
+    @Option(
+        help: ArgumentHelp(
+            "all, or one section: \(SectionID.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scope"))
     var scope: String = "all"
 
     @Option(help: ArgumentHelp("Page number, 20 results a page (1–\(SearchRequest.maxPage)).", valueName: "n"))

@@ -7,13 +7,21 @@ import TesseraServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the web app and JSON API.")
 
-    @Option(help: ArgumentHelp("Address to bind. Default 127.0.0.1; env TESSERA_HOST. Anything but loopback needs TESSERA_TOKEN.", valueName: "address"))
+    @Option(
+        help: ArgumentHelp(
+            "Address to bind. Default 127.0.0.1; env TESSERA_HOST. Anything but loopback needs TESSERA_TOKEN.",
+            valueName: "address"))
     var host: String?
 
-    @Option(help: ArgumentHelp("Port to listen on (0 picks a free one). Default 8080; env TESSERA_PORT.", valueName: "port"))
+    @Option(
+        help: ArgumentHelp("Port to listen on (0 picks a free one). Default 8080; env TESSERA_PORT.", valueName: "port")
+    )
     var port: String?
 
-    @Option(name: .customLong("library"), help: ArgumentHelp("A folder of your own photos (repeatable); env TESSERA_LIBRARY (colon-separated).", valueName: "dir"))
+    @Option(
+        name: .customLong("library"),
+        help: ArgumentHelp(
+            "A folder of your own photos (repeatable); env TESSERA_LIBRARY (colon-separated).", valueName: "dir"))
     var libraries: [String] = []
 
     @OptionGroup var common: CommonOptions

@@ -6,9 +6,7 @@ import Testing
 
 @Suite("tessera search and serve, run as processes")
 struct SearchCommandTests {
-    private func standIns() -> [any StandInProvider] {
-        [PixabayStandIn(), FlickrStandIn(), OpenverseStandIn(), WikimediaStandIn(), ITunesStandIn()]
-    }
+    private func standIns() -> [any StandInProvider] { StandInSet().list }
 
     private func withStandIns(
         _ providers: [any StandInProvider], _ body: ([String: String]) async throws -> Void
@@ -34,7 +32,10 @@ struct SearchCommandTests {
             let cli = try await CLIProcess.run(["search", "snow leopard", "--json"], environment: environment)
             #expect(cli.status == 0, "\(cli.stderr)")
             let fromCLI = try JSONDecoder().decode(SearchResponse.self, from: Data(cli.stdout.utf8))
-            #expect(fromCLI.sections.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
+            #expect(
+                fromCLI.sections.map(\.id) == [
+                    .pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books,
+                ])
 
             let server = try await ServerProcess.start([], environment: environment)
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -51,7 +52,8 @@ struct SearchCommandTests {
 
     @Test func tableForPeople() async throws {
         try await withStandIns(standIns()) { environment in
-            let result = try await CLIProcess.run(["search", "heron", "--scope", "pixabay", "--page", "2"], environment: environment)
+            let result = try await CLIProcess.run(
+                ["search", "heron", "--scope", "pixabay", "--page", "2"], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("Pixabay · 45 results · page 2"))
             #expect(result.stdout.contains("    21  Heron, "))

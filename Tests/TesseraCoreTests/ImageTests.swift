@@ -24,7 +24,9 @@ import Testing
 
     @Test func linkingRewritesEveryURLAndFitsSizes() {
         struct Prefixer: ImageLinking {
-            func link(_ upstreamURL: String, variant: ImageVariant) -> String { "/img/\(variant.rawValue)?\(upstreamURL)" }
+            func link(_ upstreamURL: String, variant: ImageVariant) -> String {
+                "/img/\(variant.rawValue)?\(upstreamURL)"
+            }
         }
         var item = Item(id: ItemID(source: .pixabay, nativeID: "1"), kind: .image, title: "t", sizes: sizes)
         ImagePicker.assign(&item)

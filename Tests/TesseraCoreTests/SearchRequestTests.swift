@@ -50,6 +50,7 @@ import Testing
 
     @Test func sectionsKeepTheirFixedOrder() {
         let shuffled: [SectionID] = [.books, .local, .music, .flickr, .apps, .pixabay, .wikimedia, .movies, .openverse]
-        #expect(shuffled.sorted() == [.local, .pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
+        #expect(
+            shuffled.sorted() == [.local, .pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
     }
 }

@@ -34,22 +34,6 @@ func withTessera(
     await server.stop()
 }
 
-/// Every provider's stand-in, in a fixed order, for tests that need the whole fan-out.
-struct AllStandIns {
-    let pixabay = PixabayStandIn()
-    let flickr = FlickrStandIn()
-    let openverse = OpenverseStandIn()
-    let wikimedia = WikimediaStandIn()
-    let itunes = ITunesStandIn()
-
-    var list: [any StandInProvider] { [pixabay, flickr, openverse, wikimedia, itunes] }
-
-    /// Gives `query` the same number of results everywhere.
-    func setTotal(_ query: String, _ total: Int) {
-        for provider in list { provider.state.corpus.set(query, total: total) }
-    }
-}
-
 extension TestResponse {
     var text: String { String(buffer: body) }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite("Search API over HTTP")
 struct SearchAPITests {
     @Test func healthAndSources() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list, extraEnvironment: ["FLICKR_API_KEY": ""]) { client, _ in
             let health = try await client.execute(uri: "/api/health", method: .get)
             #expect(health.status == .ok)
@@ -24,7 +24,7 @@ struct SearchAPITests {
     }
 
     @Test func allScopeReturnsSectionsInFixedOrderWithProxiedImages() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list) { client, _ in
             let response = try await client.execute(uri: "/api/search?q=red%20fox&scope=all", method: .get)
             #expect(response.status == .ok)
@@ -32,7 +32,8 @@ struct SearchAPITests {
             #expect(body.query == "red fox")
             #expect(body.scope == "all")
             #expect(body.page == 1)
-            #expect(body.sections.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
+            #expect(
+                body.sections.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
             for section in body.sections {
                 #expect(section.error == nil, "\(section.id): \(section.error?.message ?? "")")
                 #expect(section.items.count == 20, "\(section.id)")
@@ -43,14 +44,15 @@ struct SearchAPITests {
                     }
                 }
             }
-            let imagePaths = #"127\.0\.0\.1:\d+/(pixabay/cdn|flickr/live|openverse/cdn|wikimedia/upload|itunes/artwork|openverse/v1/images/[^"]*/thumb)"#
+            let imagePaths =
+                #"127\.0\.0\.1:\d+/(pixabay/cdn|flickr/live|openverse/cdn|wikimedia/upload|itunes/artwork|openverse/v1/images/[^"]*/thumb)"#
             #expect(response.text.range(of: imagePaths, options: .regularExpression) == nil, "no image is hotlinked")
             #expect(!response.text.contains(PixabayStandIn.apiKey))
         }
     }
 
     @Test func oneFailingSourceFailsOnlyItsSection() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         standIns.flickr.state.behavior = .serverError
         standIns.itunes.state.behavior = .rateLimited(retryAfter: 30)
         try await withTessera(standIns.list) { client, _ in
@@ -63,12 +65,13 @@ struct SearchAPITests {
             #expect(movies.error?.code == "rate_limited")
             #expect(movies.error?.message.contains("30 s") == true)
             #expect(body.sections.first { $0.id == .pixabay }?.items.count == 20)
-            #expect(body.sections.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
+            #expect(
+                body.sections.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books])
         }
     }
 
     @Test func emptySectionsAreLeftOutOfAllButKeptInASingleScope() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         standIns.setTotal("zebra", 0)
         standIns.pixabay.state.corpus.set("zebra", total: 3)
         try await withTessera(standIns.list) { client, _ in
@@ -85,7 +88,7 @@ struct SearchAPITests {
     }
 
     @Test func disabledSourceInASingleScopeSaysHowToEnableIt() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list, extraEnvironment: ["PIXABAY_API_KEY": ""]) { client, _ in
             let body = try await client.execute(uri: "/api/search?q=owl&scope=pixabay", method: .get)
                 .json(SearchResponse.self)
@@ -98,7 +101,7 @@ struct SearchAPITests {
     }
 
     @Test func duplicatesAreDroppedWithinAndAcrossPages() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         var records = (0..<40).map { FakeRecord.generated(query: "dupes", index: $0) }
         records[5] = records[2]  // twice on page 1
         records[21] = records[10]  // page 2 repeats an item of page 1
@@ -116,7 +119,7 @@ struct SearchAPITests {
     }
 
     @Test func theSameSearchTwiceReachesTheSourceOnce() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list) { client, _ in
             for _ in 0..<2 {
                 let response = try await client.execute(uri: "/api/search?q=heron", method: .get)

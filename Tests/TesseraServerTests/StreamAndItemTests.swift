@@ -8,7 +8,7 @@ import Testing
 @Suite("Streaming search and single items over HTTP")
 struct StreamAndItemTests {
     @Test func streamSendsEachSectionThenDoneAndAStalledSourceComesLast() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         standIns.openverse.state.behavior = .stall
         standIns.flickr.state.delay = .milliseconds(200)
         try await withTessera(standIns.list, sourceTimeout: "3") { client, _ in
@@ -20,7 +20,9 @@ struct StreamAndItemTests {
             let sections = try events.filter { $0.event == "section" }.map {
                 try JSONDecoder().decode(SectionResult.self, from: Data($0.data.utf8))
             }
-            #expect(Set(sections.map(\.id)) == Set([.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books]))
+            #expect(
+                Set(sections.map(\.id))
+                    == Set([.pixabay, .flickr, .openverse, .wikimedia, .movies, .music, .apps, .books]))
             #expect(sections.last?.id == .openverse, "the stalled source arrives last, after its timeout")
             #expect(sections.last?.error?.code == "timeout")
             #expect(sections.dropLast().allSatisfy { $0.error == nil && $0.items.count == 20 })
@@ -31,7 +33,7 @@ struct StreamAndItemTests {
     }
 
     @Test func aStalledSourceDoesNotHoldBackTheWholeAnswer() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         standIns.wikimedia.state.behavior = .stall
         try await withTessera(standIns.list, sourceTimeout: "3") { client, _ in
             let body = try await client.execute(uri: "/api/search?q=moth", method: .get).json(SearchResponse.self)
@@ -41,7 +43,7 @@ struct StreamAndItemTests {
     }
 
     @Test func itemFromRecentResultsAndFromItsSource() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list) { client, _ in
             let section = try await client.execute(uri: "/api/search?q=ibis&scope=pixabay", method: .get)
                 .json(SearchResponse.self).sections[0]
@@ -55,7 +57,7 @@ struct StreamAndItemTests {
     }
 
     @Test func itemFetchedFromEachSourceByID() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list) { client, _ in
             // Learn real ids through one server, then ask a fresh one (no recent results) for each.
             let body = try await client.execute(uri: "/api/search?q=crane", method: .get).json(SearchResponse.self)
@@ -73,7 +75,7 @@ struct StreamAndItemTests {
     }
 
     @Test func itemErrorsMapToStatuses() async throws {
-        let standIns = AllStandIns()
+        let standIns = StandInSet()
         try await withTessera(standIns.list, extraEnvironment: ["FLICKR_API_KEY": ""]) { client, _ in
             let missing = try await client.execute(uri: "/api/items/pixabay/999", method: .get)
             #expect(missing.status == .notFound)

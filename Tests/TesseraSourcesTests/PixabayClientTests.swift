@@ -92,7 +92,9 @@ struct PixabayClientTests {
     @Test func invalidKeyNamesTheVariable() async throws {
         let standIn = PixabayStandIn()
         try await withStandIn(standIn) { server, http in
-            let error = await sourceError { try await client(server, http, key: "wrong").search("x", in: .pixabay, page: 1) }
+            let error = await sourceError {
+                try await client(server, http, key: "wrong").search("x", in: .pixabay, page: 1)
+            }
             #expect(error == .invalidKey(.pixabay, keyVariable: "PIXABAY_API_KEY"))
             #expect(error?.message.contains("PIXABAY_API_KEY") == true)
         }

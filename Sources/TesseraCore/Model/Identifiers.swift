@@ -25,15 +25,11 @@ public enum SectionID: String, Sendable, Codable, CaseIterable, Hashable, Compar
 
     public var title: String {
         switch self {
-        case .local: "Your library"
-        case .pixabay: "Pixabay"
-        case .flickr: "Flickr"
-        case .openverse: "Openverse"
-        case .wikimedia: "Wikimedia Commons"
         case .movies: "Movies"
         case .music: "Music"
         case .apps: "Apps"
         case .books: "Books"
+        case .local, .pixabay, .flickr, .openverse, .wikimedia: source.title
         }
     }
 

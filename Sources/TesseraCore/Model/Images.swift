@@ -38,7 +38,8 @@ public enum Geometry {
 extension ImageRef {
     /// The size this image has once fitted into `variant`, when the original size is known.
     func fitted(to variant: ImageVariant) -> (width: Int?, height: Int?) {
-        guard let maxSide = variant.maxDimension, let size = Geometry.fit(width: width, height: height, maxSide: maxSide)
+        guard let maxSide = variant.maxDimension,
+            let size = Geometry.fit(width: width, height: height, maxSide: maxSide)
         else { return (width, height) }
         return size
     }

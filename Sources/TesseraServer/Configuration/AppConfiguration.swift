@@ -53,7 +53,8 @@ public struct AppConfiguration: Sendable {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("tessera")
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/tessera")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import TesseraCore
 
@@ -19,10 +20,20 @@ struct SearchController<Context: RequestContext> {
             query: parameters.get("q"), scope: parameters.get("scope"), page: parameters.get("page"))
     }
 
+    /// Each section is linked and encoded the moment it arrives, while slower sources are still working,
+    /// so once the slowest answers only its own section and a concatenation remain: the bytes are the
+    /// same as encoding the whole `SearchResponse` (see `JSONBody.searchResponse`).
     private func whole(_ request: Request) async throws -> Response {
         let searchRequest = try validated(request)
-        let response = await search.search(searchRequest)
-        return JSONBody.response(response.linkingImages(with: linker))
+        var sections: [(id: SectionID, json: Data)] = []
+        for await section in search.stream(searchRequest) {
+            sections.append((section.id, JSONBody.encode(section.linkingImages(with: linker))))
+        }
+        sections.sort { $0.id < $1.id }
+        let body = JSONBody.searchResponse(
+            query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
+            encodedSections: sections.map(\.json))
+        return JSONBody.response(json: body)
     }
 
     private func stream(_ request: Request) throws -> Response {
@@ -37,7 +48,9 @@ struct SearchController<Context: RequestContext> {
                 count += 1
                 try await writer.write(Self.event("section", section.linkingImages(with: linker)))
             }
-            let done = Done(query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page, sections: count)
+            let done = Done(
+                query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
+                sections: count)
             try await writer.write(Self.event("done", done))
             try await writer.finish(nil)
         }
@@ -65,5 +78,3 @@ struct SearchController<Context: RequestContext> {
         let sections: Int
     }
 }
-
-import HTTPTypes

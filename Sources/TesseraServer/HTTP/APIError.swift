@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import TesseraCore
 
 /// An error as the API reports it: `{"error": {"code", "message"}}` with a fitting status.
@@ -64,14 +65,17 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(error)
         } catch {
             logger.error("unhandled error", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            throw APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on the server; the log says more.")
+            throw APIError(
+                status: .internalServerError, code: "internal_error",
+                message: "Something went wrong on the server; the log says more.")
         }
     }
 
     static func apiError(for error: HTTPError, request: Request) -> APIError {
         switch error.status {
         case .notFound:
-            return APIError(status: .notFound, code: "not_found", message: "There is nothing at \(request.uri.path.prefix(200)).")
+            return APIError(
+                status: .notFound, code: "not_found", message: "There is nothing at \(request.uri.path.prefix(200)).")
         case .methodNotAllowed:
             return APIError(
                 status: .methodNotAllowed, code: "method_not_allowed",
@@ -82,5 +86,3 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
-
-import Logging

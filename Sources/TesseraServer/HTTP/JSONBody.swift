@@ -12,9 +12,28 @@ public enum JSONBody {
         return (try? encoder.encode(value)) ?? Data("null".utf8)
     }
 
+    /// `SearchResponse`'s encoding, put together from sections already encoded: byte for byte what
+    /// `encode(SearchResponse(...))` gives (keys sorted: page, query, scope, sections).
+    public static func searchResponse(query: String, scope: String, page: Int, encodedSections: [Data]) -> Data {
+        var data = Data(#"{"page":\#(page),"query":"#.utf8)
+        data.append(encode(query))
+        data.append(contentsOf: #","scope":"#.utf8)
+        data.append(encode(scope))
+        data.append(contentsOf: #","sections":["#.utf8)
+        for (index, section) in encodedSections.enumerated() {
+            if index > 0 { data.append(UInt8(ascii: ",")) }
+            data.append(section)
+        }
+        data.append(contentsOf: "]}".utf8)
+        return data
+    }
+
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let data = encode(value)
-        return Response(
+        response(json: encode(value), status: status)
+    }
+
+    static func response(json data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))

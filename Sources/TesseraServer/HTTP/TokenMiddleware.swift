@@ -14,7 +14,9 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
         if path == "/login" {
             guard request.uri.queryParameters.get("token").map(matches) == true else { throw unauthorized }
             var response = Response(status: .seeOther, headers: [.location: "/"])
-            response.setCookie(Cookie(name: "tessera_token", value: token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            response.setCookie(
+                Cookie(name: "tessera_token", value: token, path: "/", secure: false, httpOnly: true, sameSite: .strict)
+            )
             return response
         }
         let bearer = request.headers[.authorization].flatMap { value -> String? in
@@ -28,7 +30,9 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     private var unauthorized: APIError {
         var error = APIError(
             status: .unauthorized, code: "unauthorized",
-            message: "This Tessera needs its token: send Authorization: Bearer <TESSERA_TOKEN> or visit /login?token=<TESSERA_TOKEN>.")
+            message:
+                "This Tessera needs its token: send Authorization: Bearer <TESSERA_TOKEN> or visit /login?token=<TESSERA_TOKEN>."
+        )
         error.headers[.wwwAuthenticate] = "Bearer"
         return error
     }

@@ -24,7 +24,8 @@ public struct SourceSettings: Sendable, Hashable {
             guard let raw = environment[variable]?.trimmingWhitespace, !raw.isEmpty else {
                 return URL(string: fallback)!
             }
-            guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme),
                 url.host != nil
             else { throw .invalidURL(variable: variable, value: raw) }
             return url
@@ -40,8 +41,12 @@ public struct SourceSettings: Sendable, Hashable {
 
     /// Hosts named by an override. The image fetcher trusts them even on a private network.
     public var overriddenHosts: Set<String> {
-        let defaults = Set(["pixabay.com", "api.flickr.com", "api.openverse.org", "commons.wikimedia.org", "itunes.apple.com"])
-        let hosts = [pixabayBase, flickrBase, openverseBase, wikimediaBase, itunesBase].compactMap { $0.host?.lowercased() }
+        let defaults = Set([
+            "pixabay.com", "api.flickr.com", "api.openverse.org", "commons.wikimedia.org", "itunes.apple.com",
+        ])
+        let hosts = [pixabayBase, flickrBase, openverseBase, wikimediaBase, itunesBase].compactMap {
+            $0.host?.lowercased()
+        }
         return Set(hosts).subtracting(defaults)
     }
 }

@@ -1,3 +1,5 @@
+import TesseraCore
+
 /// An integer that services send as a number or as a string (Flickr's sizes and counts).
 public struct LenientInt: Decodable, Sendable, Hashable {
     public let value: Int?
@@ -11,7 +13,9 @@ public struct LenientInt: Decodable, Sendable, Hashable {
         } else if let double = try? container.decode(Double.self) {
             value = Int(exactly: double.rounded()) ?? nil
         } else if let string = try? container.decode(String.self) {
-            value = Int(string.trimmingWhitespace) ?? Double(string.trimmingWhitespace).flatMap { Int(exactly: $0.rounded()) }
+            value =
+                Int(string.trimmingWhitespace)
+                ?? Double(string.trimmingWhitespace).flatMap { Int(exactly: $0.rounded()) }
         } else {
             value = nil
         }
@@ -39,8 +43,6 @@ public struct LenientString: Decodable, Sendable, Hashable {
         }
     }
 }
-
-import TesseraCore
 
 /// One element of a list that is dropped, not fatal, when it cannot be decoded: one odd record
 /// in a real response must not cost the whole page.

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// Keeps sources' answers for as long as their terms ask, so the same search twice reaches the
 /// service once. The live store is SQLite (`TesseraStorage.ResponseCacheStore`).
@@ -8,5 +9,3 @@ public protocol ResponseCaching: Sendable {
     /// Stores `body` until `expiresAt`. Failures are logged and ignored: a cache miss is never an error.
     func store(_ body: Data, for key: String, source: SourceID, expiresAt: Date) async
 }
-
-import TesseraCore

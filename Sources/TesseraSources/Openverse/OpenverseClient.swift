@@ -128,7 +128,9 @@ public struct OpenverseClient: MediaSource {
             sizes: sizes, metadata: metadata(image))
     }
 
-    /// Every field the item's other properties do not already show, in the API's order.
+    /// Every field the item's other properties do not already show, in the API's order. Left out: the API's
+    /// own navigation links (`detail_url`, `related_url`, `thumbnail`), which mean nothing to a person and
+    /// would show the browser which API host (maybe a private mirror) the server uses.
     static func metadata(_ image: OpenverseWire.Image) -> [MetadataEntry] {
         var metadata: [MetadataEntry] = []
         metadata.add("Attribution", image.attribution)
@@ -146,8 +148,6 @@ public struct OpenverseClient: MediaSource {
         metadata.add("Sensitivity", (image.unstable__sensitivity ?? []).decoded().joined(separator: ", "))
         let machineTags = (image.tags ?? []).decoded().filter { $0.accuracy != nil }.map(\.name)
         metadata.add("Machine tags", Tags.normalize(machineTags).joined(separator: ", "))
-        metadata.add("Detail URL", image.detail_url)
-        metadata.add("Related URL", image.related_url)
         return metadata
     }
 

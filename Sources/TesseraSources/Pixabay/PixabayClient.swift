@@ -37,7 +37,8 @@ public struct PixabayClient: MediaSource {
             ("key", apiKey ?? ""), ("q", query), ("lang", "en"), ("image_type", "all"), ("safesearch", "true"),
             ("page", String(page)), ("per_page", String(pageSize)),
         ])
-        return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) { response throws(SourceError) in
+        return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) {
+            response throws(SourceError) in
             if let failure = failure(response) {
                 // A page past `totalHits` but inside the cap can also be refused: it is the end, not an error.
                 if case .rejected(_, let detail) = failure, detail.contains("out of valid range") {
@@ -56,7 +57,8 @@ public struct PixabayClient: MediaSource {
     public func item(nativeID: String) async throws -> Item {
         guard let number = Int(nativeID), number > 0 else { throw SourceError.notFound(id, id: nativeID) }
         let url = endpoint.url(query: [("key", apiKey ?? ""), ("id", String(number))])
-        return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) { response throws(SourceError) in
+        return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) {
+            response throws(SourceError) in
             if let failure = failure(response) {
                 if case .rejected = failure { throw .notFound(id, id: nativeID) }
                 throw failure

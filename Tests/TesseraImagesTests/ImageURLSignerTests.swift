@@ -1,0 +1,66 @@
+import Foundation
+import TesseraCore
+import Testing
+
+@testable import TesseraImages
+
+@Suite struct ImageURLSignerTests {
+    private let signer = ImageURLSigner(secret: Data(repeating: 7, count: 32))
+    private let source = "https://cdn.pixabay.com/photo/2015/02/13/00/43/apples-634572_640.jpg?x=1&y=é"
+
+    private func parts(_ path: String) -> (ImageVariant, String, String) {
+        let parts = path.split(separator: "/").map(String.init)
+        return (ImageVariant(rawValue: parts[1])!, parts[2], parts[3])
+    }
+
+    @Test func signedPathsVerifyToTheirSource() {
+        for variant in ImageVariant.allCases {
+            let path = signer.link(source, variant: variant)
+            #expect(path.hasPrefix("/img/\(variant.rawValue)/"))
+            let (parsedVariant, signature, encoded) = parts(path)
+            #expect(signer.verify(variant: parsedVariant, signature: signature, encodedURL: encoded) == source)
+        }
+    }
+
+    @Test func tamperingIsRefused() {
+        let (_, signature, encoded) = parts(signer.link(source, variant: .thumb))
+        #expect(signer.verify(variant: .original, signature: signature, encodedURL: encoded) == nil, "other variant")
+        let otherURL = Base64URL.encode(Array("https://evil.example/x.jpg".utf8))
+        #expect(signer.verify(variant: .thumb, signature: signature, encodedURL: otherURL) == nil, "other URL")
+        var flipped = Array(signature)
+        flipped[0] = flipped[0] == "A" ? "B" : "A"
+        #expect(signer.verify(variant: .thumb, signature: String(flipped), encodedURL: encoded) == nil)
+        #expect(signer.verify(variant: .thumb, signature: "", encodedURL: encoded) == nil)
+        let otherSecret = ImageURLSigner(secret: Data(repeating: 8, count: 32))
+        #expect(otherSecret.verify(variant: .thumb, signature: signature, encodedURL: encoded) == nil)
+    }
+
+    @Test func base64URLMatchesFoundationForEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(expected) == Data(bytes))
+        }
+        #expect(Base64URL.decode("a") == nil)
+        #expect(Base64URL.decode("ab+c") == nil)
+        #expect(Base64URL.decode("abc=") == nil)
+    }
+
+    @Test func secretIsCreatedOnceAndKept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tessera-secret-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try ImageSecret.load(configured: nil, dataDirectory: folder)
+        let second = try ImageSecret.load(configured: nil, dataDirectory: folder)
+        #expect(first.count == 32)
+        #expect(first == second)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: folder.appendingPathComponent("image-secret").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try ImageSecret.load(configured: "shared", dataDirectory: folder) != first)
+    }
+}
