@@ -192,8 +192,7 @@ public struct FlickrStandIn: StandInProvider {
 
     /// Flickr errors keep HTTP 200; only `stat` says the call failed.
     private func render(_ object: [String: Any], _ wrapping: Wrapping) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        let json = String(decoding: data, as: UTF8.self)
+        let json = StandInResponse.jsonText(object)
         switch wrapping {
         case .jsonp(let callback):
             return StandInResponse.raw(

@@ -101,9 +101,8 @@ public struct ITunesStandIn: StandInProvider {
 
     /// Apple's success body: blank lines first, then the JSON, labelled as JavaScript.
     private func javascript(_ object: [String: Any]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return StandInResponse.raw(
-            "\n\n\n" + String(decoding: data, as: UTF8.self), status: .ok,
+        StandInResponse.raw(
+            "\n\n\n" + StandInResponse.jsonText(object), status: .ok,
             contentType: "text/javascript; charset=utf-8")
     }
 

@@ -163,9 +163,8 @@ public struct OpenverseStandIn: StandInProvider {
 
     /// `StandInResponse.json` with extra headers (throttling and rate-limit counters).
     static func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return StandInResponse.raw(
-            String(decoding: data, as: UTF8.self), status: status, contentType: "application/json", headers: headers)
+        StandInResponse.raw(
+            StandInResponse.jsonText(object), status: status, contentType: "application/json", headers: headers)
     }
 
     static var notFound: Response { detail("Not found.", status: .notFound) }

@@ -7,8 +7,13 @@ enum StandInResponse {
     static func json(_ object: Any, status: HTTPResponse.Status = .ok, contentType: String = "application/json")
         -> Response
     {
+        raw(jsonText(object), status: status, contentType: contentType)
+    }
+
+    /// `object` serialised as JSON text (keys unsorted, as services send them).
+    static func jsonText(_ object: Any) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return raw(String(decoding: data, as: UTF8.self), status: status, contentType: contentType)
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func raw(_ body: String, status: HTTPResponse.Status, contentType: String, headers extra: HTTPFields = [:])
@@ -24,24 +29,37 @@ enum StandInResponse {
     /// A body that starts like JSON and is cut off mid-way.
     static let malformedJSON = "{\"total\": 12, \"results\": [{\"id\": "
 
-    /// Applies the configured delay (or stall) and either the failure answer or `normal()`.
+    /// Either the failure answer or `normal()`, sent once the configured delay has passed since the request
+    /// arrived (or never, for a stall).
+    ///
+    /// The answer is made first and the delay counts from arrival, as with a real service whose latency
+    /// includes its own work: a benchmark that sets 200 ms then sees 200 ms, however long rendering took.
     static func answer(
         _ request: Request, state: StandInState, term: String?, failure: (StandInBehavior) -> Response,
         normal: () -> Response
     ) async -> Response {
+        let arrived = ContinuousClock.now
         let (behavior, delay) = state.receive(request, searchTerm: term)
         if behavior == .stall {
             await state.waitUntilStopped(atMost: .seconds(120))
             return raw("stalled", status: .serviceUnavailable, contentType: "text/plain")
         }
-        // One sleep, not a polling loop: benchmarks compare against this delay, so it must be exact.
-        if delay > .zero { try? await Task.sleep(for: delay) }
+        let response: Response
         switch behavior {
-        case .normal: return normal()
-        case .malformed: return raw(malformedJSON, status: .ok, contentType: "application/json")
-        case .serverError: return raw(serverErrorPage, status: .internalServerError, contentType: "text/html")
-        default: return failure(behavior)
+        case .normal: response = state.answer(key: memoKey(request, term: term), make: normal)
+        case .malformed: response = raw(malformedJSON, status: .ok, contentType: "application/json")
+        case .serverError: response = raw(serverErrorPage, status: .internalServerError, contentType: "text/html")
+        default: response = failure(behavior)
         }
+        if delay > .zero { try? await Task.sleep(until: arrived + delay) }
+        return response
+    }
+
+    /// The request without its search term: path and the other parameters, sorted.
+    static func memoKey(_ request: Request, term: String?) -> String {
+        let others = request.queryValues.filter { _, value in term.map { !value.contains($0) } ?? true }
+        return request.uri.path + "?"
+            + others.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
     }
 
     /// `Retry-After` header when a retry time is given.

@@ -39,6 +39,8 @@ public final class StandInState: Sendable {
         var requests: [RecordedRequest] = []
         var corpus = Corpus()
         var stopFlag: StopFlag?
+        var memoizesAnswers = false
+        var answers: [String: Response] = [:]
     }
 
     private let values = Mutex(Values())
@@ -69,6 +71,22 @@ public final class StandInState: Sendable {
     public var corpus: Corpus {
         get { values.withLock { $0.corpus } }
         set { values.withLock { $0.corpus = newValue } }
+    }
+
+    /// For benchmarks: answer every search term with the answer made for the first one asked with the same
+    /// other parameters, so the stand-in's own rendering does not compete for the CPU with what is measured.
+    public var memoizesAnswers: Bool {
+        get { values.withLock { $0.memoizesAnswers } }
+        set { values.withLock { $0.memoizesAnswers = newValue } }
+    }
+
+    /// The remembered answer for `key`, or `make()`'s, remembered when memoizing.
+    func answer(key: String, make: () -> Response) -> Response {
+        guard memoizesAnswers else { return make() }
+        if let answer = values.withLock({ $0.answers[key] }) { return answer }
+        let answer = make()
+        values.withLock { $0.answers[key] = answer }
+        return answer
     }
 
     public var requests: [RecordedRequest] { values.withLock { $0.requests } }

@@ -284,8 +284,7 @@ private struct Rendering {
     }
 
     static func json(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        StandInResponse.jsonText(object)
     }
 }
 
