@@ -81,8 +81,9 @@ public final class StandInState: Sendable {
     }
 
     /// The remembered answer for `key`, or `make()`'s, remembered when memoizing.
-    func answer(key: String, make: () -> Response) -> Response {
+    func answer(key: @autoclosure () -> String, make: () -> Response) -> Response {
         guard memoizesAnswers else { return make() }
+        let key = key()
         if let answer = values.withLock({ $0.answers[key] }) { return answer }
         let answer = make()
         values.withLock { $0.answers[key] = answer }

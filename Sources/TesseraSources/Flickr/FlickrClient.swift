@@ -25,26 +25,24 @@ public struct FlickrClient: MediaSource {
     public let sections: [SectionID] = [.flickr]
     public let kinds: [ItemKind] = [.image]
     let endpoint: Endpoint
-    let apiKey: String?
+    let apiKey: APIKey
     let http: SourceHTTP
 
     public init(endpoint: Endpoint = Endpoint(base: defaultBase), apiKey: String?, http: SourceHTTP) {
         self.endpoint = endpoint
-        self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        self.apiKey = APIKey(apiKey, variable: Self.keyVariable)
         self.http = http
     }
 
-    public var availability: SourceAvailability {
-        apiKey == nil ? .disabled(reason: "set \(Self.keyVariable) to enable") : .enabled
-    }
+    public var availability: SourceAvailability { apiKey.availability }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
-        let apiKey = try key()
+        let key = try apiKey.required(by: id)
         let pageSize = SearchRequest.pageSize
         // Past the 4,000-result cap Flickr answers error 20 or repeats results: there is nothing to ask for.
         guard (page - 1) * pageSize < Self.resultCap else { return SourcePage(items: [], total: nil, hasMore: false) }
         let url = endpoint.url(query: [
-            ("method", "flickr.photos.search"), ("api_key", apiKey), ("text", query), ("safe_search", "1"),
+            ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
             ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
             ("per_page", String(pageSize)), ("page", String(page)), ("format", "json"), ("nojsoncallback", "1"),
         ])
@@ -58,7 +56,7 @@ public struct FlickrClient: MediaSource {
         // Flickr photo ids are decimal numbers; anything else cannot exist there.
         guard let number = UInt64(nativeID), number > 0 else { throw SourceError.notFound(id, id: nativeID) }
         let url = endpoint.url(query: [
-            ("method", "flickr.photos.getInfo"), ("api_key", try key()), ("photo_id", String(number)),
+            ("method", "flickr.photos.getInfo"), ("api_key", try apiKey.required(by: id)), ("photo_id", String(number)),
             ("format", "json"), ("nojsoncallback", "1"),
         ])
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["api_key"]) {
@@ -71,11 +69,6 @@ public struct FlickrClient: MediaSource {
     /// For answers recorded or fetched elsewhere.
     public static func searchPage(fromJSON body: Data, page: Int) throws(SourceError) -> SourcePage {
         try searchPage(SourceHTTP.Response(status: 200, headers: [], body: body), page: page)
-    }
-
-    private func key() throws(SourceError) -> String {
-        guard let apiKey else { throw .disabled(id, reason: "set \(Self.keyVariable) to enable") }
-        return apiKey
     }
 
     // MARK: - Reading answers

@@ -16,25 +16,24 @@ public struct PixabayClient: MediaSource {
     public let sections: [SectionID] = [.pixabay]
     public let kinds: [ItemKind] = [.image]
     let endpoint: Endpoint
-    let apiKey: String?
+    let apiKey: APIKey
     let http: SourceHTTP
 
     public init(endpoint: Endpoint = Endpoint(base: defaultBase), apiKey: String?, http: SourceHTTP) {
         self.endpoint = endpoint
-        self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        self.apiKey = APIKey(apiKey, variable: Self.keyVariable)
         self.http = http
     }
 
-    public var availability: SourceAvailability {
-        apiKey == nil ? .disabled(reason: "set \(Self.keyVariable) to enable") : .enabled
-    }
+    public var availability: SourceAvailability { apiKey.availability }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
         let pageSize = SearchRequest.pageSize
         // Past the 500-result cap Pixabay answers 400; there is nothing to ask for.
         guard (page - 1) * pageSize < Self.resultCap else { return SourcePage(items: [], total: nil, hasMore: false) }
         let url = endpoint.url(query: [
-            ("key", apiKey ?? ""), ("q", query), ("lang", "en"), ("image_type", "all"), ("safesearch", "true"),
+            ("key", try apiKey.required(by: id)), ("q", query), ("lang", "en"), ("image_type", "all"),
+            ("safesearch", "true"),
             ("page", String(page)), ("per_page", String(pageSize)),
         ])
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) {
@@ -56,7 +55,7 @@ public struct PixabayClient: MediaSource {
 
     public func item(nativeID: String) async throws -> Item {
         guard let number = Int(nativeID), number > 0 else { throw SourceError.notFound(id, id: nativeID) }
-        let url = endpoint.url(query: [("key", apiKey ?? ""), ("id", String(number))])
+        let url = endpoint.url(query: [("key", try apiKey.required(by: id)), ("id", String(number))])
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) {
             response throws(SourceError) in
             if let failure = failure(response) {
