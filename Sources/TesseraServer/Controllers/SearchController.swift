@@ -23,7 +23,10 @@ struct SearchController<Context: RequestContext> {
     /// Each section is linked and encoded the moment it arrives, while slower sources are still working,
     /// so once the slowest answers only its own section and a concatenation remain: the bytes are the
     /// same as encoding the whole `SearchResponse` (see `JSONBody.searchResponse`).
+    ///
+    /// `Server-Timing: total;dur=…` tells how long the server took, without the time to send the answer.
     private func whole(_ request: Request) async throws -> Response {
+        let started = ContinuousClock.now
         let searchRequest = try validated(request)
         var sections: [(id: SectionID, json: Data)] = []
         for await section in search.stream(searchRequest) {
@@ -33,7 +36,11 @@ struct SearchController<Context: RequestContext> {
         let body = JSONBody.searchResponse(
             query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
             encodedSections: sections.map(\.json))
-        return JSONBody.response(json: body)
+        var response = JSONBody.response(json: body)
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        response.headers[HTTPField.Name("Server-Timing")!] = "total;dur=\((milliseconds * 100).rounded() / 100)"
+        return response
     }
 
     private func stream(_ request: Request) throws -> Response {
@@ -46,12 +53,12 @@ struct SearchController<Context: RequestContext> {
             var count = 0
             for await section in sections {
                 count += 1
-                try await writer.write(Self.event("section", section.linkingImages(with: linker)))
+                try await writer.write(Self.event("section", JSONBody.encode(section.linkingImages(with: linker))))
             }
             let done = Done(
                 query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
                 sections: count)
-            try await writer.write(Self.event("done", done))
+            try await writer.write(Self.event("done", JSONBody.encode(done)))
             try await writer.finish(nil)
         }
         return Response(
@@ -63,9 +70,10 @@ struct SearchController<Context: RequestContext> {
             body: body)
     }
 
-    static func event(_ name: String, _ value: some Encodable) -> ByteBuffer {
+    /// One server-sent event; `json` is a single line (JSON has no raw newlines).
+    static func event(_ name: String, _ json: Data) -> ByteBuffer {
         var buffer = ByteBuffer(string: "event: \(name)\ndata: ")
-        buffer.writeBytes(JSONBody.encode(value))
+        buffer.writeBytes(json)
         buffer.writeString("\n\n")
         return buffer
     }
