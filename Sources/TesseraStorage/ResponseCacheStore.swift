@@ -1,22 +1,52 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 import TesseraCore
 import TesseraSources
 
 /// Sources' answers kept in SQLite until their terms let them go (Pixabay: 24 hours).
 ///
-/// A cache failure is logged and treated as a miss: it must never fail a search.
-public struct ResponseCacheStore: ResponseCaching {
+/// Writes are behind the answer: `store` only queues the body (readable at once from memory) and one
+/// background task writes the queue to SQLite in order, so a cache write never delays a search, even
+/// when SQLite checkpoints its WAL. A cache failure is logged and treated as a miss: it never fails a search.
+public final class ResponseCacheStore: ResponseCaching {
+    private enum Job: Sendable {
+        case write(key: String, source: SourceID, body: Data, expiresAt: Date)
+        case flush(CheckedContinuation<Void, Never>)
+    }
+
     private let database: AppDatabase
     private let logger: Logger
+    private let queued: Queued
+    private let jobs: AsyncStream<Job>.Continuation
 
     public init(database: AppDatabase, logger: Logger = Logger(label: "tessera.cache")) {
         self.database = database
         self.logger = logger
+        let queued = Queued()
+        self.queued = queued
+        let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+        self.jobs = jobs
+        Task {
+            for await job in stream {
+                switch job {
+                case .write(let key, let source, let body, let expiresAt):
+                    await Self.write(key, source, body, expiresAt, database: database, logger: logger)
+                    queued.remove(key, ifBody: body)
+                case .flush(let done):
+                    done.resume()
+                }
+            }
+        }
+    }
+
+    deinit {
+        jobs.finish()
     }
 
     public func body(for key: String, now: Date) async -> Data? {
+        if let (body, expiresAt) = queued.get(key) { return expiresAt > now ? body : nil }
         do {
             return try await database.writer.read { db in
                 try Data.fetchOne(
@@ -30,6 +60,37 @@ public struct ResponseCacheStore: ResponseCaching {
     }
 
     public func store(_ body: Data, for key: String, source: SourceID, expiresAt: Date) async {
+        queued.put(key, body, expiresAt)
+        jobs.yield(.write(key: key, source: source, body: body, expiresAt: expiresAt))
+    }
+
+    /// Returns once every answer stored so far is in SQLite. Shutdown and tests call it.
+    public func flush() async {
+        await withCheckedContinuation { jobs.yield(.flush($0)) }
+    }
+
+    /// Deletes answers whose time is up; returns how many. Run at start-up.
+    @discardableResult
+    public func purgeExpired(now: Date = Date()) async throws -> Int {
+        await flush()
+        return try await database.writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM responseCache WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
+
+    /// How many answers are stored, for tests and metrics.
+    public func count() async throws -> Int {
+        await flush()
+        return try await database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM responseCache") ?? 0
+        }
+    }
+
+    private static func write(
+        _ key: String, _ source: SourceID, _ body: Data, _ expiresAt: Date, database: AppDatabase, logger: Logger
+    ) async {
         do {
             try await database.writer.write { db in
                 try db.execute(
@@ -47,19 +108,24 @@ public struct ResponseCacheStore: ResponseCaching {
             logger.warning("response cache write failed", metadata: ["error": "\(error)"])
         }
     }
+}
 
-    /// Deletes answers whose time is up; returns how many. Run at start-up.
-    @discardableResult
-    public func purgeExpired(now: Date = Date()) async throws -> Int {
-        try await database.writer.write { db in
-            try db.execute(
-                sql: "DELETE FROM responseCache WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
-            return db.changesCount
-        }
+/// Answers stored but not yet written to SQLite, readable meanwhile.
+private final class Queued: Sendable {
+    private let entries = Mutex<[String: (body: Data, expiresAt: Date)]>([:])
+
+    func get(_ key: String) -> (Data, Date)? {
+        entries.withLock { $0[key].map { ($0.body, $0.expiresAt) } }
     }
 
-    /// How many answers are stored, for tests and metrics.
-    public func count() async throws -> Int {
-        try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM responseCache") ?? 0 }
+    func put(_ key: String, _ body: Data, _ expiresAt: Date) {
+        entries.withLock { $0[key] = (body, expiresAt) }
+    }
+
+    /// Forgets `key` once written, unless a newer body was queued for it meanwhile.
+    func remove(_ key: String, ifBody body: Data) {
+        entries.withLock { entries in
+            if entries[key]?.body == body { entries[key] = nil }
+        }
     }
 }

@@ -17,6 +17,23 @@ struct ResponseCacheStoreTests {
         #expect(try await store.count() == 1)
     }
 
+    @Test func answersAreReadableBeforeTheyReachTheDisk() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-db-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try AppDatabase.open(inDirectory: folder)
+        let store = ResponseCacheStore(database: database)
+        for index in 0..<50 {
+            await store.store(
+                Data("\(index)".utf8), for: "k\(index)", source: .pixabay, expiresAt: now.addingTimeInterval(60))
+            #expect(await store.body(for: "k\(index)", now: now) == Data("\(index)".utf8))
+        }
+        #expect(try await store.count() == 50, "count waits for the queue")
+        let onDisk = try await database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM responseCache")
+        }
+        #expect(onDisk == 50)
+    }
+
     @Test func purgeRemovesOnlyExpiredAnswers() async throws {
         let store = ResponseCacheStore(database: try AppDatabase.inMemory())
         await store.store(Data("old".utf8), for: "old", source: .flickr, expiresAt: now.addingTimeInterval(-1))
@@ -31,6 +48,7 @@ struct ResponseCacheStoreTests {
         do {
             let store = ResponseCacheStore(database: try AppDatabase.open(inDirectory: folder))
             await store.store(Data("kept".utf8), for: "k", source: .openverse, expiresAt: now.addingTimeInterval(60))
+            await store.flush()
         }
         let reopened = ResponseCacheStore(database: try AppDatabase.open(inDirectory: folder))
         #expect(await reopened.body(for: "k", now: now) == Data("kept".utf8))

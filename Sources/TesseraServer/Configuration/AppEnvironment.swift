@@ -14,6 +14,7 @@ public struct AppEnvironment: Sendable {
     public let database: AppDatabase
     public let search: SearchService
     public let imageLinker: any ImageLinking
+    public let responseCache: ResponseCacheStore
     public let logger: Logger
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
@@ -34,10 +35,12 @@ public struct AppEnvironment: Sendable {
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
-            imageLinker: ImageURLSigner(secret: secret), logger: logger)
+            imageLinker: ImageURLSigner(secret: secret), responseCache: cache, logger: logger)
     }
 
+    /// Writes what is still queued for the response cache and closes the HTTP client's connections.
     public func shutdown() async throws {
+        await responseCache.flush()
         try await httpClient.shutdown()
     }
 }
