@@ -61,13 +61,15 @@ struct SearchOverhead: AsyncParsableCommand {
         }
         var fanOut: [Duration] = []
         var handler: [Duration] = []
+        var added: [Duration] = []
         for index in 0..<(searches + 20) {
             // A new query each time, so the response cache never answers.
             let url = "http://127.0.0.1:\(port)/api/search?q=bench-\(index)&scope=\(scope)"
-            let (elapsed, serverTiming) = try await timed(client, url)
+            let (elapsed, timing) = try await timed(client, url)
             if index >= 20 {
                 fanOut.append(elapsed)
-                handler.append(serverTiming)
+                handler.append(timing.total)
+                added.append(timing.total - timing.sources)
             }
         }
         try await client.shutdown()
@@ -76,34 +78,39 @@ struct SearchOverhead: AsyncParsableCommand {
         await server.stop()
 
         let directP50 = percentile(direct, 0.5)
-        let serverAdded = handler.map { $0 - directP50 }
         printTable(
             title: "scope=\(scope), \(searches) searches, sources delayed 50/100/200 ms",
             rows: [
                 ("slowest source asked directly (reference)", direct),
                 ("Tessera, as the client sees it", fanOut),
-                ("Tessera, in the server (Server-Timing)", handler),
+                ("Tessera, in the server (Server-Timing total)", handler),
                 ("client-seen minus the direct request's p50", fanOut.map { $0 - directP50 }),
-                ("server time minus the direct request's p50", serverAdded),
+                ("server total minus its slowest source's wait", added),
             ])
-        let p99 = percentile(serverAdded, 0.99)
+        let p99 = percentile(added, 0.99)
         print(
             "goal: the server adds < 5 ms at p99 → \(p99 < .milliseconds(5) ? "met" : "NOT met") (\(ms(p99)) ms;"
                 + " the client-seen figure also holds sending ~\(lastBodySize / 1024) KB over loopback)")
     }
 
-    /// How long `url` took as seen here, and as the server reports it in `Server-Timing` (zero if absent).
-    private mutating func timed(_ client: HTTPClient, _ url: String) async throws -> (Duration, Duration) {
+    /// How long `url` took as seen here, and the server's `Server-Timing` figures (zero when absent).
+    private mutating func timed(_ client: HTTPClient, _ url: String) async throws -> (
+        Duration, (total: Duration, sources: Duration)
+    ) {
         let started = ContinuousClock.now
         let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 50_000_000)
         let elapsed = ContinuousClock.now - started
         guard response.status == .ok else { throw ValidationError("\(url) answered \(response.status)") }
         lastBodySize = body.readableBytes
-        let timing =
-            response.headers.first(name: "Server-Timing")
-            .flatMap { $0.split(separator: "=").last }.flatMap { Double($0) } ?? 0
-        return (elapsed, .microseconds(Int64(timing * 1000)))
+        var timing: [String: Duration] = [:]
+        for metric in (response.headers.first(name: "Server-Timing") ?? "").split(separator: ",") {
+            let parts = metric.components(separatedBy: ";dur=")
+            if parts.count == 2, let value = Double(parts[1]) {
+                timing[parts[0].trimmingCharacters(in: .whitespaces)] = .microseconds(Int64(value * 1000))
+            }
+        }
+        return (elapsed, (timing["total"] ?? .zero, timing["sources"] ?? .zero))
     }
 }
 

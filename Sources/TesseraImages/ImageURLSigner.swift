@@ -8,14 +8,24 @@ import TesseraCore
 /// so the image proxy fetches only addresses the server itself handed out: it is not an open proxy.
 /// The source URL travels base64url-encoded in the path, so a URL is self-contained and cacheable forever.
 public struct ImageURLSigner: ImageLinking {
-    private let secret: Data
+    private let prototype: Prototype
 
     public init(secret: Data) {
-        self.secret = secret
+        prototype = Prototype(HMAC<SHA256>(key: SymmetricKey(data: secret)))
     }
 
-    // `SymmetricKey` is not `Sendable`; making one from the bytes per call is cheap.
-    private var key: SymmetricKey { SymmetricKey(data: secret) }
+    /// An HMAC already keyed, copied for each URL: keying hashes the secret, and every image URL of every
+    /// result is signed. `HMAC` is a value type that is not marked `Sendable`; this one is only ever copied.
+    private final class Prototype: @unchecked Sendable {
+        let hmac: HMAC<SHA256>
+        init(_ hmac: HMAC<SHA256>) { self.hmac = hmac }
+    }
+
+    private func code(_ message: Data) -> HMAC<SHA256>.MAC {
+        var hmac = prototype.hmac
+        hmac.update(data: message)
+        return hmac.finalize()
+    }
 
     public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
         "/img/\(variant.rawValue)/\(signature(upstreamURL, variant))/\(Base64URL.encode(upstreamURL.utf8))"
@@ -27,14 +37,13 @@ public struct ImageURLSigner: ImageLinking {
             let url = String(data: urlData, encoding: .utf8)
         else { return nil }
         let message = Self.message(url, variant)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signatureData, authenticating: message, using: key) else {
-            return nil
-        }
+        // `MAC == Data` compares in constant time, so timing does not reveal how much of a forgery matched.
+        guard code(message) == signatureData else { return nil }
         return url
     }
 
     private func signature(_ url: String, _ variant: ImageVariant) -> String {
-        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Self.message(url, variant), using: key)))
+        Base64URL.encode(Array(code(Self.message(url, variant))))
     }
 
     private static func message(_ url: String, _ variant: ImageVariant) -> Data {

@@ -10,6 +10,11 @@ import TesseraSources
 /// Writes are behind the answer: `store` only queues the body (readable at once from memory) and one
 /// background task writes the queue to SQLite in order, so a cache write never delays a search, even
 /// when SQLite checkpoints its WAL. A cache failure is logged and treated as a miss: it never fails a search.
+///
+/// The keys and their expiry dates are also kept in memory (read once at start), so a miss, the common
+/// case for a new search, costs a dictionary lookup rather than a trip to SQLite. Answers another process
+/// writes to the same data folder meanwhile (a `tessera search` beside a running server) are seen after
+/// a restart; until then they are misses, which only costs a request to the service.
 public final class ResponseCacheStore: ResponseCaching {
     private enum Job: Sendable {
         case write(key: String, source: SourceID, body: Data, expiresAt: Date)
@@ -19,6 +24,7 @@ public final class ResponseCacheStore: ResponseCaching {
     private let database: AppDatabase
     private let logger: Logger
     private let queued: Queued
+    private let expiries: Mutex<[String: Date]>
     private let jobs: AsyncStream<Job>.Continuation
 
     public init(database: AppDatabase, logger: Logger = Logger(label: "tessera.cache")) {
@@ -26,6 +32,20 @@ public final class ResponseCacheStore: ResponseCaching {
         self.logger = logger
         let queued = Queued()
         self.queued = queued
+        do {
+            expiries = Mutex(
+                try database.writer.read { db in
+                    var expiries: [String: Date] = [:]
+                    let rows = try Row.fetchCursor(db, sql: "SELECT key, expiresAt FROM responseCache")
+                    while let row = try rows.next() {
+                        expiries[row["key"]] = Date(timeIntervalSince1970: row["expiresAt"])
+                    }
+                    return expiries
+                })
+        } catch {
+            logger.warning("response cache unreadable, starting empty", metadata: ["error": "\(error)"])
+            expiries = Mutex([:])
+        }
         let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
         self.jobs = jobs
         Task {
@@ -47,6 +67,7 @@ public final class ResponseCacheStore: ResponseCaching {
 
     public func body(for key: String, now: Date) async -> Data? {
         if let (body, expiresAt) = queued.get(key) { return expiresAt > now ? body : nil }
+        guard let expiresAt = expiries.withLock({ $0[key] }), expiresAt > now else { return nil }
         do {
             return try await database.writer.read { db in
                 try Data.fetchOne(
@@ -61,6 +82,7 @@ public final class ResponseCacheStore: ResponseCaching {
 
     public func store(_ body: Data, for key: String, source: SourceID, expiresAt: Date) async {
         queued.put(key, body, expiresAt)
+        expiries.withLock { $0[key] = expiresAt }
         jobs.yield(.write(key: key, source: source, body: body, expiresAt: expiresAt))
     }
 
@@ -73,6 +95,7 @@ public final class ResponseCacheStore: ResponseCaching {
     @discardableResult
     public func purgeExpired(now: Date = Date()) async throws -> Int {
         await flush()
+        expiries.withLock { $0 = $0.filter { $0.value > now } }
         return try await database.writer.write { db in
             try db.execute(
                 sql: "DELETE FROM responseCache WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])

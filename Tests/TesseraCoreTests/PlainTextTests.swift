@@ -27,6 +27,18 @@ import Testing
         #expect(Tags.normalize(["<b>Nature</b>", " ", "nature"]) == ["nature"])
     }
 
+    /// Plain text skips the character walk; anything that is not plain must still come out collapsed.
+    @Test(arguments: [
+        ("Red apples", "Red apples"), ("Café naïve 東京 🍎", "Café naïve 東京 🍎"), ("", ""), ("   ", ""),
+        (" lead", "lead"), ("trail ", "trail"), ("two  spaces", "two spaces"), ("tab\there", "tab here"),
+        ("line\r\nbreak", "line break"), ("no\u{00A0}break", "no break"), ("ideo\u{3000}space", "ideo space"),
+        ("thin\u{2009}space", "thin space"), ("em—dash “quotes”", "em—dash “quotes”"),
+    ])
+    func plainTextFastPathAgreesWithTheFullWalk(input: String, expected: String) {
+        #expect(PlainText.fromHTML(input) == expected)
+        #expect(PlainText.collapsingWhitespace(input) == expected)
+    }
+
     @Test func formats() {
         #expect(Format.bytes(999) == "999 bytes")
         #expect(Format.bytes(811_238) == "811 KB")

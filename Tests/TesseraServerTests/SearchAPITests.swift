@@ -132,6 +132,32 @@ struct SearchAPITests {
         }
     }
 
+    /// `sources` is the slowest section's wait on its service, `total` the server's whole time: the bench
+    /// judges the difference, so both must mean what they say.
+    @Test func serverTimingTellsTheSourcesWaitFromTheWhole() async throws {
+        let standIns = StandInSet()
+        standIns.openverse.state.delay = .milliseconds(300)
+        try await withTessera(standIns.list) { client, _ in
+            func timing(_ uri: String) async throws -> [String: Double] {
+                let response = try await client.execute(uri: uri, method: .get)
+                let header = try #require(response.headers[HTTPField.Name("Server-Timing")!])
+                var metrics: [String: Double] = [:]
+                for metric in header.split(separator: ",") {
+                    let parts = metric.components(separatedBy: ";dur=")
+                    try #require(parts.count == 2, "\(header)")
+                    metrics[parts[0].trimmingCharacters(in: .whitespaces)] = Double(parts[1])
+                }
+                return metrics
+            }
+            let first = try await timing("/api/search?q=kestrel")
+            let sources = try #require(first["sources"]), total = try #require(first["total"])
+            #expect(sources >= 300, "the slowest section waited on Openverse's 300 ms")
+            #expect(total >= sources)
+            let cached = try await timing("/api/search?q=kestrel")
+            #expect(cached["sources"] == 0, "a cached answer waits on no service")
+        }
+    }
+
     @Test(arguments: [
         ("/api/search", "invalid_query"),
         ("/api/search?q=", "invalid_query"),

@@ -49,16 +49,25 @@ extension Item {
     /// The same item with every image URL pointing at our proxy instead of the service.
     public func linkingImages(with linker: any ImageLinking) -> Item {
         var copy = self
+        // `full` is nearly always one of `sizes` too: sign each original once.
+        var originals: [String: String] = [:]
+        func link(_ url: String, _ variant: ImageVariant) -> String {
+            guard variant == .original else { return linker.link(url, variant: variant) }
+            if let linked = originals[url] { return linked }
+            let linked = linker.link(url, variant: .original)
+            originals[url] = linked
+            return linked
+        }
         func linked(_ ref: ImageRef?, _ variant: ImageVariant) -> ImageRef? {
             guard let ref else { return nil }
             let size = ref.fitted(to: variant)
-            return ImageRef(url: linker.link(ref.url, variant: variant), width: size.width, height: size.height)
+            return ImageRef(url: link(ref.url, variant), width: size.width, height: size.height)
         }
         copy.thumbnail = linked(thumbnail, .thumb)
         copy.preview = linked(preview, .preview)
         copy.full = linked(full, .original)
         copy.sizes = sizes.map {
-            ImageSize(name: $0.name, url: linker.link($0.url, variant: .original), width: $0.width, height: $0.height)
+            ImageSize(name: $0.name, url: link($0.url, .original), width: $0.width, height: $0.height)
         }
         return copy
     }

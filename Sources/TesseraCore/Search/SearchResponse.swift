@@ -25,6 +25,8 @@ public struct SectionResult: Sendable, Hashable, Codable {
     public var total: Int?
     public var hasMore: Bool
     public var error: ErrorInfo?
+    /// Time spent waiting on the service's answers (not sent to clients; see `SourceTiming`).
+    public var sourceTime: Duration?
 
     public init(id: SectionID, items: [Item], total: Int?, hasMore: Bool, error: ErrorInfo? = nil) {
         self.id = id
@@ -44,6 +46,16 @@ public struct SectionResult: Sendable, Hashable, Codable {
     }
 
     // `total` is written as `null` when unknown, as the API documents; `error` only when present.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(SectionID.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        items = try container.decode([Item].self, forKey: .items)
+        total = try container.decodeIfPresent(Int.self, forKey: .total)
+        hasMore = try container.decode(Bool.self, forKey: .hasMore)
+        error = try container.decodeIfPresent(ErrorInfo.self, forKey: .error)
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

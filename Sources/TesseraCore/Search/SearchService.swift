@@ -82,15 +82,24 @@ public struct SearchService: Sendable {
         if case .disabled(let reason) = source.availability {
             return .failed(section, .disabled(source.id, reason: reason))
         }
+        let recorder = SourceTiming.Recorder()
         do {
-            let page = try await withTimeout(source.id) {
-                try await source.search(request.query, in: section, page: request.page)
+            let page = try await SourceTiming.$recorder.withValue(recorder) {
+                try await withTimeout(source.id) {
+                    try await source.search(request.query, in: section, page: request.page)
+                }
             }
             let items = await seen.filter(page.items, section: section, query: request.query, page: request.page)
             await recentItems.put(items)
-            return SectionResult(id: section, items: items, total: page.total, hasMore: page.hasMore)
+            var result = SectionResult(id: section, items: items, total: page.total, hasMore: page.hasMore)
+            result.sourceTime = recorder.elapsed
+            return result
         } catch {
-            return .failed(section, error)
+            // `withValue` forgets the typed throw; `withTimeout` only ever throws `SourceError`.
+            let failure = error as? SourceError ?? .badResponse(source.id, detail: String(describing: error))
+            var result = SectionResult.failed(section, failure)
+            result.sourceTime = recorder.elapsed
+            return result
         }
     }
 

@@ -4,6 +4,7 @@
 /// whitespace collapse to one space. The result is text for `textContent`, never markup.
 public enum PlainText {
     public static func fromHTML(_ html: String) -> String {
+        if isPlain(html) { return html }
         var output = ""
         output.reserveCapacity(html.utf8.count)
         var index = html.startIndex
@@ -30,7 +31,29 @@ public enum PlainText {
 
     /// Collapses every run of whitespace (including newlines) into one space and trims the ends.
     public static func collapsingWhitespace(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        if isPlain(text) { return text }
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// True when `text` is already plain text: no `<` or `&`, and no whitespace but single inner spaces.
+    ///
+    /// Most titles and tags are, and a scan of their bytes is far cheaper than walking their characters.
+    /// Lead bytes of every non-ASCII Unicode whitespace (U+0085, U+00A0: 0xC2; U+1680: 0xE1;
+    /// U+2000–U+205F: 0xE2; U+3000: 0xE3) send the text the slow, exact way.
+    static func isPlain(_ text: String) -> Bool {
+        var afterSpace = true
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: "&"), 0x09...0x0D, 0xC2, 0xE1, 0xE2, 0xE3:
+                return false
+            case UInt8(ascii: " "):
+                if afterSpace { return false }
+                afterSpace = true
+            default:
+                afterSpace = false
+            }
+        }
+        return !afterSpace
     }
 
     /// `<b>`, `</p>`, `<br/>`, `<!-- -->`, `<a href=...>`: a letter, `/` or `!` right after `<`.

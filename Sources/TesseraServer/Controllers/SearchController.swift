@@ -24,12 +24,15 @@ struct SearchController<Context: RequestContext> {
     /// so once the slowest answers only its own section and a concatenation remain: the bytes are the
     /// same as encoding the whole `SearchResponse` (see `JSONBody.searchResponse`).
     ///
-    /// `Server-Timing: total;dur=…` tells how long the server took, without the time to send the answer.
+    /// `Server-Timing: sources;dur=…, total;dur=…` tells how long the slowest section waited on its service
+    /// and how long the whole answer took the server (without sending it): the difference is ours.
     private func whole(_ request: Request) async throws -> Response {
         let started = ContinuousClock.now
         let searchRequest = try validated(request)
         var sections: [(id: SectionID, json: Data)] = []
+        var slowestSource = Duration.zero
         for await section in search.stream(searchRequest) {
+            slowestSource = max(slowestSource, section.sourceTime ?? .zero)
             sections.append((section.id, JSONBody.encode(section.linkingImages(with: linker))))
         }
         sections.sort { $0.id < $1.id }
@@ -37,9 +40,8 @@ struct SearchController<Context: RequestContext> {
             query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
             encodedSections: sections.map(\.json))
         var response = JSONBody.response(json: body)
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        response.headers[HTTPField.Name("Server-Timing")!] = "total;dur=\((milliseconds * 100).rounded() / 100)"
+        response.headers[HTTPField.Name("Server-Timing")!] =
+            "sources;dur=\(Self.milliseconds(slowestSource)), total;dur=\(Self.milliseconds(ContinuousClock.now - started))"
         return response
     }
 
@@ -68,6 +70,12 @@ struct SearchController<Context: RequestContext> {
                 HTTPField.Name("X-Accel-Buffering")!: "no",
             ],
             body: body)
+    }
+
+    /// Milliseconds with two decimals, as `Server-Timing` writes them.
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String((value * 100).rounded() / 100)
     }
 
     /// One server-sent event; `json` is a single line (JSON has no raw newlines).

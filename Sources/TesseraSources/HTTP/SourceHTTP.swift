@@ -85,6 +85,7 @@ public struct SourceHTTP: Sendable {
         do {
             let response = try await client.execute(request, timeout: .nanoseconds(requestTimeout.nanoseconds))
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
+            SourceTiming.recorder?.add(ContinuousClock.now - started)
             logger.debug(
                 "fetched",
                 metadata: [
