@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Domain types and the search fan-out. Foundation only: no NIO, no database.
@@ -39,12 +40,48 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // Image URLs handed to clients: signing now, the proxy and thumbnails later.
+        // libvips, the C library: `pkg-config vips`, Debian's libvips-dev. Fixed-argument wrappers in shim.h.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Image bytes in and out through libvips: sniffing, headers, thumbnails, embedded metadata.
+        .target(
+            name: "TesseraImaging",
+            dependencies: [
+                "CVips",
+                "TesseraCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The guarded outbound fetcher for images: schemes, refused addresses, redirects, size caps.
+        .target(
+            name: "TesseraFetcher",
+            dependencies: [
+                "TesseraCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The user's own photo folders: the index (SQLite FTS5), the indexer, the `local` source.
+        .target(
+            name: "TesseraLibrary",
+            dependencies: [
+                "TesseraCore",
+                "TesseraStorage",
+                "TesseraImaging",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Image URLs handed to clients and the proxy behind them: signing, coalescing, memory and disk caches.
         .target(
             name: "TesseraImages",
             dependencies: [
                 "TesseraCore",
+                "TesseraImaging",
+                "TesseraFetcher",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The Hummingbird application: configuration, environment, routes.
@@ -55,6 +92,9 @@ let package = Package(
                 "TesseraSources",
                 "TesseraStorage",
                 "TesseraImages",
+                "TesseraImaging",
+                "TesseraFetcher",
+                "TesseraLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -68,6 +108,7 @@ let package = Package(
             dependencies: [
                 "TesseraCore",
                 "TesseraServer",
+                "TesseraLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,13 +125,28 @@ let package = Package(
             name: "TesseraBench",
             dependencies: [
                 "TesseraServer",
+                "TesseraImaging",
+                "TesseraLibrary",
                 "TesseraTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "TesseraCore"]),
+        .testTarget(
+            name: "TesseraImagesTests", dependencies: ["TesseraImages", "TesseraCore", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
+        .testTarget(
+            name: "TesseraFetcherTests",
+            dependencies: [
+                "TesseraFetcher", "TesseraTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TesseraLibraryTests",
+            dependencies: ["TesseraLibrary", "TesseraStorage", "TesseraImaging", "TesseraCore"]
+        ),
         .testTarget(
             name: "TesseraSourcesTests",
             dependencies: ["TesseraSources", "TesseraStorage", "TesseraTestSupport"]

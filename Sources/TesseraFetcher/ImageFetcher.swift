@@ -1,0 +1,2 @@
+/// The guarded outbound fetcher (issue 3, in progress).
+public enum ImageFetcherPlaceholder {}

@@ -1,0 +1,2 @@
+/// The user's own photo folders (issue 3, in progress).
+public enum LocalLibraryPlaceholder {}

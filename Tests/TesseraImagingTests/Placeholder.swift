@@ -1,0 +1,6 @@
+import TesseraImaging
+import Testing
+
+@Test func libvipsStarts() {
+    #expect(Imaging.isAvailable)
+}
