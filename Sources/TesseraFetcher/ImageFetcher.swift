@@ -1,2 +1,0 @@
-/// The guarded outbound fetcher (issue 3, in progress).
-public enum ImageFetcherPlaceholder {}
