@@ -77,4 +77,11 @@ struct URLAndPolicyTests {
                 .message.contains("intranet.lan"))
         #expect(FetchError.upstreamStatus(host: "images.example", status: 404).message.contains("404"))
     }
+
+    @Test func queriesAreCutFromInvalidURLs() async {
+        let fetcher = ImageFetcher()
+        let error = await fetchError { try await fetcher.fetch("http://a b/x.jpg?key=SECRET") }
+        #expect(error == .invalidURL("http://a b/x.jpg"))
+        try? await fetcher.shutdown()
+    }
 }
