@@ -38,7 +38,7 @@ struct ClientPoolTests {
 
     @Test func aClientEvictedWhileInUseFinishesItsFetch() async throws {
         try await withFetcher(policy { $0.allowPrivateNetworks = true }) { _, origin in
-            origin.stallMidBody("/a.jpg", Sample.jpeg, contentType: "image/jpeg", after: 100, for: .milliseconds(300))
+            origin.stallMidBody("/a.jpg", Sample.jpeg, contentType: "image/jpeg", after: 100, for: .seconds(1))
             let pool = ClientPool(capacity: 1, connectTimeout: .seconds(5), logger: Logger(label: "test"))
             let slow = ClientPool.Key(host: "127.0.0.1", address: .v4(0x7F00_0001))
             let fetcher = ImageFetcher(policy: policy { $0.allowPrivateNetworks = true })
