@@ -4,11 +4,136 @@
 #include <vips/vips.h>
 
 /* Swift cannot call C-variadic functions or macros: each libvips call Tessera needs is wrapped here
-   in a fixed-argument function. */
+   in a fixed-argument function. Every function returns 0 on success and -1 on failure, with the
+   reason in vips_error_buffer(), unless it says otherwise. */
 
-/* VIPS_INIT is a macro. Returns 0 on success. */
+/* VIPS_INIT is a macro. */
 static inline int tessera_vips_init(const char *program) {
     return VIPS_INIT(program);
+}
+
+/* Loader options for every read: a truncated file is an error, not an image with a grey bottom. */
+#define TESSERA_LOAD_OPTIONS "fail_on=truncated"
+
+/* MARK: - Reading */
+
+/* Header only: libvips opens images lazily, pixels are decoded when something asks for them. */
+static inline VipsImage *tessera_image_new_from_buffer(const void *buf, size_t len) {
+    return vips_image_new_from_buffer(buf, len, "", NULL);
+}
+
+static inline VipsImage *tessera_image_new_from_source(VipsSource *source) {
+    return vips_image_new_from_source(source, "", NULL);
+}
+
+/* MARK: - Thumbnails */
+
+/* Shrink-on-load into a box of side×side, never upscaling, EXIF orientation applied, colour managed to
+   sRGB (CMYK and images with an embedded profile through their profile, everything else by formula). */
+static inline int tessera_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int side) {
+    return vips_thumbnail_buffer((void *)buf, len, out, side, "height", side, "size", VIPS_SIZE_DOWN,
+        "no_rotate", FALSE, "export_profile", "srgb", "option_string", TESSERA_LOAD_OPTIONS, NULL);
+}
+
+static inline int tessera_thumbnail_source(VipsSource *source, VipsImage **out, int side) {
+    return vips_thumbnail_source(source, out, side, "height", side, "size", VIPS_SIZE_DOWN,
+        "no_rotate", FALSE, "export_profile", "srgb", "option_string", TESSERA_LOAD_OPTIONS, NULL);
+}
+
+/* MARK: - Writing */
+
+/* Metadata stripped; transparency flattened onto white, since JPEG has none. */
+static inline int tessera_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {
+    VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+    int result = vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, "optimize_coding", TRUE,
+        "background", white, NULL);
+    vips_area_unref(VIPS_AREA(white));
+    return result;
+}
+
+/* Metadata stripped; transparency kept. */
+static inline int tessera_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
+}
+
+/* MARK: - Test fixtures: images made at test time */
+
+/* width×height sRGB: a diagonal gradient with noise, so it compresses like a photo. */
+static inline VipsImage *tessera_fixture_photo(int width, int height) {
+    VipsImage *xyz = NULL, *sum = NULL, *scaled = NULL, *noise = NULL, *noisy = NULL, *rgb = NULL,
+              *bands[3] = {NULL, NULL, NULL}, *cast = NULL, *out = NULL;
+    if (vips_xyz(&xyz, width, height, NULL)) goto done;
+    if (vips_bandmean(xyz, &sum, NULL)) goto done;
+    if (vips_linear1(sum, &scaled, 510.0 / (double)(width + height), 0.0, NULL)) goto done;
+    if (vips_gaussnoise(&noise, width, height, "sigma", 24.0, "mean", 0.0, NULL)) goto done;
+    if (vips_add(scaled, noise, &noisy, NULL)) goto done;
+    if (vips_linear1(noisy, &bands[0], 1.0, 0.0, NULL)) goto done;
+    if (vips_linear1(noisy, &bands[1], -1.0, 255.0, NULL)) goto done;
+    if (vips_linear1(scaled, &bands[2], 0.5, 64.0, NULL)) goto done;
+    if (vips_bandjoin(bands, &rgb, 3, NULL)) goto done;
+    if (vips_cast(rgb, &cast, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    if (vips_copy(cast, &out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+done:
+    VIPS_UNREF(xyz); VIPS_UNREF(sum); VIPS_UNREF(scaled); VIPS_UNREF(noise); VIPS_UNREF(noisy);
+    VIPS_UNREF(bands[0]); VIPS_UNREF(bands[1]); VIPS_UNREF(bands[2]); VIPS_UNREF(rgb); VIPS_UNREF(cast);
+    return out;
+}
+
+/* width×height, `bands` bands of `value` as `format`, labelled `interpretation`. */
+static inline VipsImage *tessera_fixture_flat(int width, int height, int bands, double value,
+    VipsBandFormat format, VipsInterpretation interpretation) {
+    VipsImage *black = NULL, *lit = NULL, *cast = NULL, *out = NULL;
+    if (vips_black(&black, width, height, "bands", bands, NULL)) goto done;
+    if (vips_linear1(black, &lit, 1.0, value, NULL)) goto done;
+    if (vips_cast(lit, &cast, format, NULL)) goto done;
+    if (vips_copy(cast, &out, "interpretation", interpretation, NULL)) goto done;
+done:
+    VIPS_UNREF(black); VIPS_UNREF(lit); VIPS_UNREF(cast);
+    return out;
+}
+
+/* `in` with an alpha band of `alpha` (0 transparent, 255 opaque) appended. */
+static inline VipsImage *tessera_fixture_with_alpha(VipsImage *in, double alpha) {
+    VipsImage *out = NULL;
+    return vips_bandjoin_const1(in, &out, alpha, NULL) ? NULL : out;
+}
+
+/* Saved with every metadata field of `in` kept, as a camera or an editor would. */
+static inline int tessera_fixture_jpegsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", 90, NULL);
+}
+
+static inline int tessera_fixture_pngsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_pngsave_buffer(in, buf, len, NULL);
+}
+
+static inline int tessera_fixture_webpsave(VipsImage *in, void **buf, size_t *len, int lossless) {
+    return vips_webpsave_buffer(in, buf, len, "lossless", lossless, NULL);
+}
+
+static inline int tessera_fixture_gifsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_gifsave_buffer(in, buf, len, NULL);
+}
+
+/* compression: VIPS_FOREIGN_HEIF_COMPRESSION_AV1 for AVIF, _HEVC for HEIC. */
+static inline int tessera_fixture_heifsave(VipsImage *in, void **buf, size_t *len,
+    VipsForeignHeifCompression compression) {
+    return vips_heifsave_buffer(in, buf, len, "compression", compression, NULL);
+}
+
+static inline int tessera_fixture_avg(VipsImage *in, double *out) {
+    return vips_avg(in, out, NULL);
+}
+
+/* `in` scaled (up or down) and cropped to fill exactly width×height (benchmark input). */
+static inline int tessera_fixture_fill(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_BOTH,
+        "crop", VIPS_INTERESTING_CENTRE, NULL);
+}
+
+/* Writes `in` to `path` as a JPEG of quality 85, like a camera would (benchmark input). */
+static inline int tessera_fixture_jpegsave_file(VipsImage *in, const char *path) {
+    return vips_jpegsave(in, path, "Q", 85, NULL);
 }
 
 #endif

@@ -1,0 +1,76 @@
+import CVips
+import Foundation
+
+extension ImageProcessor {
+    /// A thumbnail that fits in `maxSide`×`maxSide`, never larger than the original.
+    ///
+    /// The header is checked first (`header(of:)`), so an oversized image is refused before decoding. Then
+    /// libvips shrinks while it decodes (JPEG's DCT scaling, WebP's and HEIF's own), applies the EXIF
+    /// orientation, converts to sRGB and strips every metadata field. JPEG, or WebP when `allowWebP` and the
+    /// WebP is smaller. Runs on the processor's threads; a call cancelled while it waits for one is dropped.
+    public func thumbnail(of data: Data, maxSide: Int, allowWebP: Bool) async throws(ImagingError) -> RenderedImage {
+        let side = try Self.validSide(maxSide)
+        return try await pool.run { [self] () throws(ImagingError) in
+            _ = try header(of: data)
+            return try withBytes(of: data) { bytes throws(ImagingError) in
+                try render(allowWebP: allowWebP) { out in
+                    tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side)
+                }
+            }
+        }
+    }
+
+    /// The same from a file: libvips reads it itself, so shrink-on-load decodes only what the thumbnail
+    /// needs and the file is never held in memory whole.
+    public func thumbnail(fileAt path: String, maxSide: Int, allowWebP: Bool) async throws(ImagingError)
+        -> RenderedImage
+    {
+        let side = try Self.validSide(maxSide)
+        return try await pool.run { [self] () throws(ImagingError) in
+            let format = try supportedFormat(of: Vips.prefix(ofFileAt: path))
+            let source = try Vips.source(forFileAt: path)
+            defer { g_object_unref(source) }
+            guard let header = tessera_image_new_from_source(source) else { throw .unreadable(Vips.takeError()) }
+            defer { g_object_unref(header) }
+            _ = try checkedHeader(of: header, format: format)
+            return try render(allowWebP: allowWebP) { out in tessera_thumbnail_source(source, out, Int32(side)) }
+        }
+    }
+
+    private static func validSide(_ maxSide: Int) throws(ImagingError) -> Int32 {
+        guard maxSide > 0, maxSide <= 10_000 else { throw .failed("a thumbnail side of \(maxSide) px") }
+        return Int32(maxSide)
+    }
+
+    /// Runs `thumbnail` (one of libvips' `vips_thumbnail_*`) and encodes its result.
+    ///
+    /// libvips is lazy: the thumbnail call reads the header and plans the work; pixels are decoded and shrunk
+    /// while the encoder pulls them, so decoding errors (a truncated file) surface while encoding.
+    private func render(
+        allowWebP: Bool, _ thumbnail: (UnsafeMutablePointer<VipsImagePointer?>) -> Int32
+    ) throws(ImagingError) -> RenderedImage {
+        var out: VipsImagePointer?
+        guard thumbnail(&out) == 0, let image = out else { throw .unreadable(Vips.takeError()) }
+        defer { g_object_unref(image) }
+        guard allowWebP else { return try encode(image, as: .jpeg) }
+        // Both encoders read the pixels: decode and shrink once, into memory (a thumbnail is small).
+        guard let decoded = vips_image_copy_memory(image) else { throw .unreadable(Vips.takeError()) }
+        defer { g_object_unref(decoded) }
+        let jpeg = try encode(decoded, as: .jpeg)
+        let webp = try encode(decoded, as: .webp)
+        return webp.data.count < jpeg.data.count ? webp : jpeg
+    }
+
+    private func encode(_ image: VipsImagePointer, as format: ImageFormat) throws(ImagingError) -> RenderedImage {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status =
+            format == .webp
+            ? tessera_webpsave_buffer(image, &buffer, &length, Int32(webpQuality))
+            : tessera_jpegsave_buffer(image, &buffer, &length, Int32(jpegQuality))
+        guard status == 0, let buffer else { throw .unreadable(Vips.takeError()) }
+        return RenderedImage(
+            data: Vips.takeBuffer(buffer, count: length), format: format,
+            width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TesseraCore
+
+/// An image's format and size, read without decoding its pixels.
+public struct ImageHeader: Sendable, Hashable {
+    public var format: ImageFormat
+    /// Width as displayed: EXIF orientations 5–8 swap width and height.
+    public var width: Int
+    /// Height as displayed.
+    public var height: Int
+
+    public init(format: ImageFormat, width: Int, height: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Encoded bytes of an image Tessera made, such as a thumbnail.
+public struct RenderedImage: Sendable, Hashable {
+    public var data: Data
+    /// `.jpeg` or `.webp`.
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+
+    public init(data: Data, format: ImageFormat, width: Int, height: Int) {
+        self.data = data
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+}
+
+/// What a photo file says about itself: size and the embedded EXIF, IPTC and XMP metadata.
+public struct ImageInfo: Sendable, Hashable {
+    public var format: ImageFormat
+    /// Width as displayed: EXIF orientations 5–8 swap width and height.
+    public var width: Int
+    /// Height as displayed.
+    public var height: Int
+    public var title: String?
+    public var caption: String?
+    public var keywords: [String]
+    public var creator: String?
+    public var copyright: String?
+    /// When the photo was taken. A camera time without a time zone is read in the processor's time zone.
+    public var capturedAt: Date?
+    /// Make and model, without the make repeated when the model already starts with it.
+    public var camera: String?
+    /// Every other field worth showing (lens, exposure, ISO...), in a stable order.
+    public var metadata: [MetadataEntry]
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, title: String? = nil, caption: String? = nil,
+        keywords: [String] = [], creator: String? = nil, copyright: String? = nil, capturedAt: Date? = nil,
+        camera: String? = nil, metadata: [MetadataEntry] = []
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.title = title
+        self.caption = caption
+        self.keywords = keywords
+        self.creator = creator
+        self.copyright = copyright
+        self.capturedAt = capturedAt
+        self.camera = camera
+        self.metadata = metadata
+    }
+}

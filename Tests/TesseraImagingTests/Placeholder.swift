@@ -1,6 +1,0 @@
-import TesseraImaging
-import Testing
-
-@Test func libvipsStarts() {
-    #expect(Imaging.isAvailable)
-}
