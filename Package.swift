@@ -59,6 +59,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -82,6 +83,8 @@ let package = Package(
                 "TesseraFetcher",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The Hummingbird application: configuration, environment, routes.
@@ -129,18 +132,25 @@ let package = Package(
                 "TesseraLibrary",
                 "TesseraTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         .testTarget(
-            name: "TesseraImagesTests", dependencies: ["TesseraImages", "TesseraCore", "TesseraTestSupport"]),
+            name: "TesseraImagesTests",
+            dependencies: [
+                "TesseraImages", "TesseraCore", "TesseraTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
         .testTarget(
             name: "TesseraFetcherTests",
             dependencies: [
                 "TesseraFetcher", "TesseraTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

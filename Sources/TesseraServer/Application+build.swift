@@ -32,6 +32,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestCon
     MetaController(search: environment.search).addRoutes(to: router)
     SearchController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
+    ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
     return router
 }
 

@@ -10,6 +10,16 @@ public final class StandInServer: Sendable {
     public let providers: [any StandInProvider]
     private let task: Task<Void, any Error>
     private let stopping: StopFlag
+    private let imageHits: ImageHits
+
+    /// How many times an image path was asked for (the image proxy must ask once per image).
+    public func imageRequests(_ path: String) -> Int { imageHits.count(path) }
+    public var totalImageRequests: Int { imageHits.total }
+    /// How long the image hosts wait before answering (zero by default), so requests overlap in tests.
+    public var imageDelay: Duration {
+        get { imageHits.delay }
+        set { imageHits.delay = newValue }
+    }
 
     /// Starts a server with `providers` and returns once it accepts connections.
     public static func start(_ providers: [any StandInProvider]) async throws -> StandInServer {
@@ -20,6 +30,20 @@ public final class StandInServer: Sendable {
             provider.addRoutes(to: router)
         }
         router.get("/health") { _, _ in "ok" }
+        // The services' image hosts, as the stand-ins' answers name them.
+        let images = ImageHits()
+        for path in [
+            "/pixabay/cdn/**", "/flickr/live/**", "/openverse/cdn/**", "/openverse/v1/images/{id}/thumb/",
+            "/wikimedia/upload/**", "/itunes/artwork/**",
+        ] {
+            router.get(RouterPath(path)) { request, _ in
+                images.add(request.uri.path)
+                if images.delay > .zero { try await Task.sleep(for: images.delay) }
+                return Response(
+                    status: .ok, headers: [.contentType: "image/jpeg"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: StandInImage.jpeg)))
+            }
+        }
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "standin")
         logger.logLevel = .critical
@@ -38,10 +62,13 @@ public final class StandInServer: Sendable {
             task.cancel()
             throw StandInError.didNotStart
         }
-        return StandInServer(port: port, providers: providers, task: task, stopping: stopping)
+        return StandInServer(port: port, providers: providers, task: task, stopping: stopping, images: images)
     }
 
-    private init(port: Int, providers: [any StandInProvider], task: Task<Void, any Error>, stopping: StopFlag) {
+    private init(
+        port: Int, providers: [any StandInProvider], task: Task<Void, any Error>, stopping: StopFlag, images: ImageHits
+    ) {
+        self.imageHits = images
         self.port = port
         self.providers = providers
         self.task = task
@@ -83,4 +110,17 @@ public protocol StandInProvider: Sendable {
     var state: StandInState { get }
     func addRoutes(to router: Router<BasicRequestContext>)
     func environment(origin: String) -> [String: String]
+}
+
+/// Image requests per path, for tests of the proxy's coalescing and caches.
+final class ImageHits: Sendable {
+    private let hits = Mutex<[String: Int]>([:])
+    private let wait = Mutex(Duration.zero)
+    var delay: Duration {
+        get { wait.withLock { $0 } }
+        set { wait.withLock { $0 = newValue } }
+    }
+    func add(_ path: String) { hits.withLock { $0[path, default: 0] += 1 } }
+    func count(_ path: String) -> Int { hits.withLock { $0[path] ?? 0 } }
+    var total: Int { hits.withLock { $0.values.reduce(0, +) } }
 }

@@ -11,11 +11,14 @@ import Testing
 /// The real app, over real HTTP, pointed at stand-ins for the providers, with its own empty data folder.
 func withTessera(
     _ providers: [any StandInProvider], sourceTimeout: String = "10", extraEnvironment: [String: String] = [:],
+    dataFolder: URL? = nil, standIns: StandInServer? = nil,
     _ body: @Sendable (any TestClientProtocol, StandInServer) async throws -> Void
 ) async throws {
-    let server = try await StandInServer.start(providers)
-    let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-test-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: data) }
+    let ownsStandIns = standIns == nil
+    let server = if let standIns { standIns } else { try await StandInServer.start(providers) }
+    let data =
+        dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("tessera-test-\(UUID().uuidString)")
+    defer { if dataFolder == nil { try? FileManager.default.removeItem(at: data) } }
     var environment = server.environment
     environment["TESSERA_DATA"] = data.path
     environment["TESSERA_PORT"] = "0"
@@ -28,10 +31,10 @@ func withTessera(
     do {
         try await app.test(.live) { client in try await body(client, server) }
     } catch {
-        await server.stop()
+        if ownsStandIns { await server.stop() }
         throw error
     }
-    await server.stop()
+    if ownsStandIns { await server.stop() }
 }
 
 extension TestResponse {

@@ -20,6 +20,7 @@ public struct AppConfiguration: Sendable {
     /// `TESSERA_TOKEN`: required to bind to anything but loopback.
     public var token: String?
     public var logLevel: Logger.Level = .info
+    public var images = ImageSettings()
 
     /// Defaults overridden by `environment` (`TESSERA_*`, `PIXABAY_API_KEY`, `FLICKR_API_KEY`).
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -40,6 +41,7 @@ public struct AppConfiguration: Sendable {
         }
         secret = environment["TESSERA_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         token = environment["TESSERA_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        images = try ImageSettings(environment: environment)
         if let level = environment["TESSERA_LOG_LEVEL"], !level.isEmpty {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid("TESSERA_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
@@ -84,6 +86,48 @@ public struct AppConfiguration: Sendable {
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// The image proxy's limits and caches (`TESSERA_IMAGE_*`).
+public struct ImageSettings: Sendable, Hashable {
+    /// Served images kept in memory.
+    public var memoryCacheBytes = 256 * 1024 * 1024
+    /// Served images kept in the data folder.
+    public var diskCacheBytes = 2 * 1024 * 1024 * 1024
+    /// Largest body fetched from a source.
+    public var maxBytes = 25 * 1024 * 1024
+    /// Largest image (width × height) decoded.
+    public var maxPixels = 50_000_000
+    /// Images resized at once.
+    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Fetch images from loopback and private networks too (origins of source overrides always are).
+    public var allowPrivateNetworks = false
+
+    public init() {}
+
+    init(environment: [String: String]) throws(ConfigurationError) {
+        func number(_ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw .invalid(
+                    "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \"\(text)\").")
+            }
+            return value
+        }
+        let megabyte = 1024 * 1024
+        if let value = try number("TESSERA_IMAGE_MEMORY_MB", 0...65_536) { memoryCacheBytes = value * megabyte }
+        if let value = try number("TESSERA_IMAGE_DISK_MB", 0...10_000_000) { diskCacheBytes = value * megabyte }
+        if let value = try number("TESSERA_IMAGE_MAX_MB", 1...1_024) { maxBytes = value * megabyte }
+        if let value = try number("TESSERA_IMAGE_MAX_MEGAPIXELS", 1...1_000) { maxPixels = value * 1_000_000 }
+        if let value = try number("TESSERA_IMAGE_CONCURRENCY", 1...256) { concurrency = value }
+        if let text = environment["TESSERA_IMAGE_ALLOW_PRIVATE"]?.lowercased(), !text.isEmpty {
+            switch text {
+            case "1", "true", "yes": allowPrivateNetworks = true
+            case "0", "false", "no": allowPrivateNetworks = false
+            default: throw .invalid("TESSERA_IMAGE_ALLOW_PRIVATE must be true or false (got \"\(text)\").")
+            }
+        }
     }
 }
 

@@ -2,7 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import TesseraCore
+import TesseraFetcher
 import TesseraImages
+import TesseraImaging
 import TesseraSources
 import TesseraStorage
 
@@ -14,6 +16,10 @@ public struct AppEnvironment: Sendable {
     public let database: AppDatabase
     public let search: SearchService
     public let imageLinker: any ImageLinking
+    /// `/img/...`: the guarded fetcher, libvips and the image caches behind signed URLs.
+    public let imageProxy: ImageProxy
+    public let imageFetcher: ImageFetcher
+    public let imageMemoryCache: MemoryImageCache
     public let responseCache: ResponseCacheStore
     public let logger: Logger
 
@@ -32,15 +38,39 @@ public struct AppEnvironment: Sendable {
         let http = SourceHTTP(
             client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger)
         let sources = SourceCatalog.sources(configuration.sources, http: http)
+        let signer = ImageURLSigner(secret: secret)
+        let images = configuration.images
+        let fetcher = ImageFetcher(
+            policy: FetchPolicy(
+                maxBytes: images.maxBytes, allowPrivateNetworks: images.allowPrivateNetworks,
+                trustedOrigins: Set(
+                    configuration.sources.overriddenBases.compactMap { FetchPolicy.origin(of: $0.absoluteString) })),
+            logger: logger)
+        let memory = MemoryImageCache(capacityBytes: images.memoryCacheBytes)
+        let disk =
+            images.diskCacheBytes > 0
+            ? try await DiskImageCache.open(
+                directory: configuration.dataDirectory.appendingPathComponent("image-cache"),
+                capacityBytes: images.diskCacheBytes, logger: logger)
+            : nil
+        let proxy = ImageProxy(
+            signer: signer, fetcher: fetcher,
+            processor: ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency),
+            memory: memory, disk: disk,
+            resolveLocal: { _ throws(ImageProxyError) in
+                throw ImageProxyError(status: 404, code: "image_not_found", message: "No photo library is configured.")
+            }, logger: logger)
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
-            imageLinker: ImageURLSigner(secret: secret), responseCache: cache, logger: logger)
+            imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
+            responseCache: cache, logger: logger)
     }
 
     /// Writes what is still queued for the response cache and closes the HTTP client's connections.
     public func shutdown() async throws {
         await responseCache.flush()
+        try await imageFetcher.shutdown()
         try await httpClient.shutdown()
     }
 }

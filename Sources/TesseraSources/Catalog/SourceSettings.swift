@@ -39,15 +39,15 @@ public struct SourceSettings: Sendable, Hashable {
         flickrKey = environment["FLICKR_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Hosts named by an override. The image fetcher trusts them even on a private network.
-    public var overriddenHosts: Set<String> {
+    /// The base URLs an override set. The image fetcher trusts their origins even on a private network.
+    public var overriddenBases: [URL] {
         let defaults = Set([
-            "pixabay.com", "api.flickr.com", "api.openverse.org", "commons.wikimedia.org", "itunes.apple.com",
+            "https://pixabay.com/api/", "https://api.flickr.com/services/rest/", "https://api.openverse.org/v1/",
+            "https://commons.wikimedia.org/w/api.php", "https://itunes.apple.com/",
         ])
-        let hosts = [pixabayBase, flickrBase, openverseBase, wikimediaBase, itunesBase].compactMap {
-            $0.host?.lowercased()
+        return [pixabayBase, flickrBase, openverseBase, wikimediaBase, itunesBase].filter {
+            !defaults.contains($0.absoluteString)
         }
-        return Set(hosts).subtracting(defaults)
     }
 }
 

@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import Logging
+import NIOPosix
+import Synchronization
+
+/// Images kept on disk in the data folder, bounded by their bytes, least recently used out first.
+///
+/// One file per entry, named by the SHA-256 of its key, in 256 sub-folders. Writes go to a temporary file
+/// that is flushed to disk and then renamed over the final name, so a crash leaves either the whole image
+/// or none, never a torn one; leftover temporary files are deleted at start. The use order lives in memory;
+/// at start it is rebuilt from the files' modification times (refreshed on a hit at most once a day), so
+/// the cache survives restarts with its order roughly intact. File work runs on NIO's blocking-I/O thread
+/// pool, never on Swift's cooperative threads.
+public final class DiskImageCache: Sendable {
+    public let directory: URL
+    private let files: Mutex<CostLRU<String, Date>>
+    private let logger: Logger
+    private static let touchInterval: TimeInterval = 24 * 60 * 60
+    private static let temporaryPrefix = ".tmp-"
+
+    /// Opens (or creates) the cache in `directory` and indexes what is already there.
+    public static func open(
+        directory: URL, capacityBytes: Int, logger: Logger = Logger(label: "tessera.images.disk")
+    ) async throws -> DiskImageCache {
+        try await NIOThreadPool.singleton.runIfActive {
+            try DiskImageCache(directory: directory, capacityBytes: capacityBytes, logger: logger)
+        }
+    }
+
+    private init(directory: URL, capacityBytes: Int, logger: Logger) throws {
+        self.directory = directory
+        self.logger = logger
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+        var found: [(name: String, size: Int, modified: Date)] = []
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        for folder in try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) {
+            guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names {
+                let file = folder.appendingPathComponent(name)
+                if name.hasPrefix(Self.temporaryPrefix) {
+                    try? manager.removeItem(at: file)
+                    continue
+                }
+                guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+                else { continue }
+                found.append((name, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
+            }
+        }
+        var lru = CostLRU<String, Date>(capacity: max(0, capacityBytes))
+        var evicted: [String] = []
+        for file in found.sorted(by: { $0.modified < $1.modified }) {
+            evicted += lru.insert(file.modified, for: file.name, cost: file.size).map(\.key)
+        }
+        files = Mutex(lru)
+        // A smaller cap than last time: trim now.
+        for name in evicted { try? manager.removeItem(at: Self.path(for: name, in: directory)) }
+    }
+
+    /// The bytes stored for `key`, or `nil`.
+    public func read(_ key: String) async -> Data? {
+        let name = Self.name(for: key)
+        guard let stamp = files.withLock({ $0.value(for: name) }) else { return nil }
+        let url = Self.path(for: name, in: directory)
+        let refresh = Date().timeIntervalSince(stamp) > Self.touchInterval
+        do {
+            return try await NIOThreadPool.singleton.runIfActive {
+                let data = try Data(contentsOf: url)
+                if refresh {
+                    try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+                }
+                return data
+            }
+        } catch {
+            // Deleted behind our back, or unreadable: forget it.
+            _ = files.withLock { $0.removeValue(for: name) }
+            return nil
+        }
+    }
+
+    /// Stores `data` for `key` (replacing it), then evicts the least recently used files over the cap.
+    public func write(_ data: Data, for key: String) async {
+        let name = Self.name(for: key)
+        let url = Self.path(for: name, in: directory)
+        do {
+            try await NIOThreadPool.singleton.runIfActive {
+                try Self.writeAtomically(data, to: url)
+            }
+        } catch {
+            logger.warning("image cache write failed", metadata: ["error": "\(error)"])
+            return
+        }
+        let evicted = files.withLock { $0.insert(Date(), for: name, cost: data.count) }.map(\.key)
+        guard !evicted.isEmpty else { return }
+        let directory = directory
+        try? await NIOThreadPool.singleton.runIfActive {
+            for name in evicted { try? FileManager.default.removeItem(at: Self.path(for: name, in: directory)) }
+        }
+    }
+
+    /// Bytes held now (never above the cap once a write has finished).
+    public var totalBytes: Int { files.withLock { $0.totalCost } }
+    public var count: Int { files.withLock { $0.count } }
+
+    static func name(for key: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(key.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    static func path(for name: String, in directory: URL) -> URL {
+        directory.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name)
+    }
+
+    /// Temporary file in the same folder, `fsync`, then `rename`: all or nothing under the final name.
+    private static func writeAtomically(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+}
