@@ -46,6 +46,41 @@ public final class AppDatabase: Sendable {
                 table.column("expiresAt", .double).notNull().indexed()
             }
         }
+        migrator.registerMigration("v2-library") { db in
+            // The `local` source: one row per photo file under a library root.
+            try db.create(table: "libraryPhoto") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                // Stable across re-indexing: a hash of root and path, so item ids and gallery copies survive.
+                table.column("id", .text).notNull().unique()
+                table.column("root", .text).notNull()
+                table.column("path", .text).notNull()
+                table.column("size", .integer).notNull()
+                // The file's modification time in nanoseconds since 1970: with size, how re-indexing spots changes.
+                table.column("modified", .integer).notNull()
+                table.column("format", .text).notNull()
+                table.column("width", .integer)
+                table.column("height", .integer)
+                table.column("title", .text).notNull()
+                table.column("caption", .text)
+                table.column("keywords", .text).notNull()
+                table.column("tags", .text).notNull()
+                table.column("creator", .text)
+                table.column("copyright", .text)
+                table.column("capturedAt", .double)
+                table.column("camera", .text)
+                table.column("metadata", .text).notNull()
+                table.column("indexedAt", .double).notNull()
+                table.uniqueKey(["root", "path"])
+            }
+            // Full-text search over the words people look for; its rowid is libraryPhoto's. GRDB's FTS5 API may
+            // be compiled out for the system SQLite, so raw SQL. remove_diacritics 2: "cafe" finds "Café".
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE libraryPhotoSearch USING fts5(
+                        title, caption, keywords, tags, tokenize = 'unicode61 remove_diacritics 2');
+                    INSERT INTO libraryPhotoSearch(libraryPhotoSearch, rank) VALUES('rank', 'bm25(4.0, 1.0, 3.0, 2.0)');
+                    """)
+        }
         return migrator
     }
 }

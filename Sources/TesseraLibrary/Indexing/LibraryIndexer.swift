@@ -1,0 +1,177 @@
+import Foundation
+import TesseraImaging
+
+/// Indexes a folder of photos into a `LibraryStore`: new and changed files are read, unchanged ones
+/// skipped, rows of deleted files dropped.
+///
+/// Work is saved in small batches as it goes, so a run that is cancelled (Ctrl-C in the CLI) loses at most
+/// the files being read at that moment, and the next run carries on from there.
+public struct LibraryIndexer: Sendable {
+    public let store: LibraryStore
+    /// How many files are read at once.
+    public let concurrency: Int
+    /// Photos saved per transaction.
+    public let batchSize: Int
+    private let reader: PhotoReader
+
+    public init(store: LibraryStore, processor: ImageProcessor, concurrency: Int = 4, batchSize: Int = 50) {
+        self.store = store
+        self.reader = PhotoReader(processor: processor)
+        self.concurrency = max(1, concurrency)
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// Indexes `folder` (any path; its real path becomes the library root) and reports as it goes.
+    ///
+    /// Returns early with `interrupted` set when the task is cancelled. Throws for a folder that is missing
+    /// or not a folder, and when the index cannot be written.
+    public func index(
+        folder: String, onEvent: @escaping @Sendable (IndexEvent) -> Void = { _ in }
+    ) async throws(LibraryError) -> IndexSummary {
+        let started = ContinuousClock.now
+        let root = try Self.root(of: folder)
+        var run = Run(summary: IndexSummary(root: root), onEvent: onEvent)
+        defer { run.summary.elapsed = ContinuousClock.now - started }
+
+        let listing = FolderWalker(root: root).walk(isCancelled: { Task.isCancelled })
+        for warning in listing.warnings { run.warn(warning) }
+        // A walk cut short lists too few files: removing rows on its word would drop photos that are there.
+        guard !Task.isCancelled else { return run.interrupted(at: started) }
+
+        let known = try await saving { () async throws(LibraryError) in try await store.stamps(root: root) }
+        let present = Set(listing.files.map(\.path))
+        let gone = known.keys.filter { !present.contains($0) }
+        run.summary.removed += try await saving { () async throws(LibraryError) in
+            try await store.remove(paths: gone, root: root)
+        }
+        let toRead = listing.files.filter { known[$0.path] != $0.stamp }
+        run.summary.unchanged = listing.files.count - toRead.count
+        onEvent(.listed(files: listing.files.count, toRead: toRead.count))
+
+        try await read(toRead, root: root, known: known, into: &run)
+        run.summary.elapsed = ContinuousClock.now - started
+        if Task.isCancelled { run.summary.interrupted = true }
+        return run.summary
+    }
+
+    /// The real path of `folder`, which must be an existing folder.
+    static func root(of folder: String) throws(LibraryError) -> String {
+        guard let real = FileSystem.realPath(folder) else { throw .missingFolder(folder) }
+        guard FileSystem.status(real, followLinks: true)?.kind == .directory else { throw .notAFolder(folder) }
+        return real
+    }
+
+    // MARK: - Reading
+
+    /// Reads `files` at most `concurrency` at a time, saving every `batchSize` photos (and at least once a second).
+    private func read(
+        _ files: [FoundFile], root: String, known: [String: FileStamp], into run: inout Run
+    ) async throws(LibraryError) {
+        guard !files.isEmpty else {
+            run.onEvent(.progress(IndexProgress(done: 0, total: 0, elapsed: .zero)))
+            return
+        }
+        let workers = BlockingWorkers(count: min(concurrency, files.count), label: "tessera.library.read")
+        let reader = self.reader
+        let now = Date()
+        let started = ContinuousClock.now
+        var batch = Batch()
+        var lastSave = started
+        var lastReport = started
+        var failure: LibraryError?
+
+        await withTaskGroup(of: (Int, PhotoReader.Outcome).self) { group in
+            var next = 0
+            func start(slot: Int) {
+                let file = files[next]
+                next += 1
+                group.addTask { (slot, await workers.run(slot: slot) { reader.read(file, root: root, now: now) }) }
+            }
+            for slot in 0..<workers.count { start(slot: slot) }
+            var done = 0
+            while let (slot, outcome) = await group.next() {
+                done += 1
+                run.summary.filesRead += 1
+                batch.add(outcome, known: known, summary: &run)
+                let clock = ContinuousClock.now
+                var saved = false
+                if batch.photos.count >= batchSize || clock - lastSave > .seconds(1) || done == files.count {
+                    do throws(LibraryError) {
+                        _ = try await saving { [batch] () async throws(LibraryError) in
+                            try await store.update(root: root, saving: batch.photos, removing: batch.dropped)
+                        }
+                    } catch {
+                        failure = error
+                        group.cancelAll()
+                        break
+                    }
+                    run.summary.removed += batch.dropped.count
+                    batch = Batch()
+                    lastSave = clock
+                    saved = true
+                }
+                // Reported after each save too, so what a report counts is on disk (or about to be).
+                if saved || clock - lastReport > .milliseconds(100) {
+                    run.onEvent(.progress(IndexProgress(done: done, total: files.count, elapsed: clock - started)))
+                    lastReport = clock
+                }
+                if !Task.isCancelled, next < files.count { start(slot: slot) }
+            }
+        }
+        if let failure { throw failure }
+        // Cancelled: what finished after the last save is saved now, so the next run need not read it again.
+        _ = try await saving { [batch] () async throws(LibraryError) in
+            try await store.update(root: root, saving: batch.photos, removing: batch.dropped)
+        }
+        run.summary.removed += batch.dropped.count
+    }
+
+    /// Runs a store call in a task of its own, so a cancelled run still saves what it has done (GRDB refuses
+    /// to start work in a cancelled task).
+    private func saving<T: Sendable>(
+        _ work: @escaping @Sendable () async throws(LibraryError) -> T
+    ) async throws(LibraryError) -> T {
+        let result = await Task { () async -> Result<T, LibraryError> in
+            do throws(LibraryError) { return .success(try await work()) } catch { return .failure(error) }
+        }.value
+        return try result.get()
+    }
+
+    /// The counts and reports of one run.
+    private struct Run {
+        var summary: IndexSummary
+        let onEvent: @Sendable (IndexEvent) -> Void
+
+        mutating func warn(_ warning: IndexWarning) {
+            summary.warnings.append(warning)
+            onEvent(.warning(warning))
+        }
+
+        mutating func interrupted(at started: ContinuousClock.Instant) -> IndexSummary {
+            summary.interrupted = true
+            summary.elapsed = ContinuousClock.now - started
+            return summary
+        }
+    }
+
+    /// Photos read and rows to drop since the last save.
+    private struct Batch: Sendable {
+        var photos: [LibraryPhoto] = []
+        var dropped: [String] = []
+
+        mutating func add(_ outcome: PhotoReader.Outcome, known: [String: FileStamp], summary run: inout Run) {
+            switch outcome {
+            case .photo(let photo):
+                photos.append(photo)
+                if known[photo.path] == nil { run.summary.added += 1 } else { run.summary.updated += 1 }
+            case .notImage(let path):
+                run.summary.notImages += 1
+                if known[path] != nil { dropped.append(path) }
+            case .failed(let warning):
+                run.warn(warning)
+                // A file that was indexed and now cannot be read is no longer a photo anybody can see.
+                if known[warning.path] != nil { dropped.append(warning.path) }
+            }
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/// The user's own photo folders (issue 3, in progress).
-public enum LocalLibraryPlaceholder {}

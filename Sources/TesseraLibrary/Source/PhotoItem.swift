@@ -1,0 +1,72 @@
+import Foundation
+import TesseraCore
+
+extension LibraryPhoto {
+    /// The API's `Item` for this photo. Image URLs are `LocalFile` references; the server signs them for its proxy.
+    public var item: Item {
+        let reference = LocalFile.reference(path: absolutePath, size: stamp.size, modified: stamp.modified)
+        func image(_ variant: ImageVariant) -> ImageRef {
+            let size =
+                variant.maxDimension.flatMap { Geometry.fit(width: width, height: height, maxSide: $0) }
+                ?? (width ?? 0, height ?? 0)
+            return ImageRef(
+                url: reference, width: size.width > 0 ? size.width : nil, height: size.height > 0 ? size.height : nil)
+        }
+        return Item(
+            id: ItemID(source: .local, nativeID: id), kind: .image, title: title,
+            tags: Tags.normalize(keywords + tags), creator: creator.map { Creator(name: $0) },
+            license: copyright.map(PhotoLicense.license(fromCopyright:)), pageURL: nil,
+            thumbnail: image(.thumb), preview: image(.preview), full: image(.original), metadata: metadataEntries)
+    }
+
+    /// What the detail view lists: the file's facts first, then every field its metadata had.
+    var metadataEntries: [MetadataEntry] {
+        var entries: [MetadataEntry] = []
+        entries.add("Caption", caption)
+        entries.add("File name", fileName)
+        entries.add("Folder", folder.isEmpty ? nil : folder)
+        entries.add("File size", Format.bytes(Int(stamp.size)))
+        entries.add("Dimensions", Format.dimensions(width, height))
+        entries.add("Format", format.uppercased())
+        entries.add("Captured", capturedAt.map(Self.display))
+        entries.add("Camera", camera)
+        entries.add("Copyright", copyright)
+        let labels = Set(entries.map(\.label))
+        entries += metadata.filter { !labels.contains($0.label) }
+        return entries
+    }
+
+    /// `2015-02-11 23:03`, in this machine's zone: the one camera times without a zone were read in.
+    static func display(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+}
+
+/// A photo's licence, read from its copyright field.
+///
+/// A file says nothing about its licence but through that field, so the field itself is the licence's name,
+/// unless it names a Creative Commons licence or the public domain, which get their short name and link.
+/// Without a copyright field there is no licence: these are the user's own photos, and Tessera invents none.
+public enum PhotoLicense {
+    public static func license(fromCopyright copyright: String) -> License {
+        let text = copyright.uppercased()
+        if text.contains("CC0") {
+            return License(name: "CC0 1.0", url: "https://creativecommons.org/publicdomain/zero/1.0/")
+        }
+        if let match = text.firstMatch(of: /CC[ -]BY((?:-NC)?(?:-SA|-ND)?)[ -]?(\d\.\d)?/) {
+            let kinds = String(match.1)
+            let version = match.2.map(String.init) ?? "4.0"
+            return License(
+                name: "CC BY\(kinds) \(version)",
+                url: "https://creativecommons.org/licenses/by\(kinds.lowercased())/\(version)/")
+        }
+        if text.contains("PUBLIC DOMAIN") {
+            return License(name: "Public domain", url: "https://creativecommons.org/publicdomain/mark/1.0/")
+        }
+        return License(name: copyright)
+    }
+}

@@ -1,0 +1,240 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import TesseraCore
+import TesseraImaging
+import TesseraLibrary
+import TesseraServer
+
+/// `tessera library`: index and search the user's own photo folders from a terminal.
+struct Library: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Index and search your own photo folders (the local source).",
+        subcommands: [LibraryIndex.self, LibrarySearch.self])
+}
+
+/// `tessera library index DIR`.
+struct LibraryIndex: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Index a folder of photos (again): new and changed files are read, deleted ones dropped.",
+        discussion: """
+            Progress goes to standard error, the summary to standard output. Ctrl-C stops after saving what \
+            was read; run the same command again to carry on.
+            Exit status: 0 done, 1 failure, 2 bad input (such as a missing folder), 130 interrupted.
+            """)
+
+    @Argument(help: ArgumentHelp("The folder of photos (searched recursively).", valueName: "dir"))
+    var folder: String
+
+    @Option(help: ArgumentHelp("Files read at once.", valueName: "n"))
+    var concurrency = 4
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let configuration = try LibraryCommand.configuration(common)
+        guard (1...64).contains(concurrency) else { throw LibraryCommand.badInput("--concurrency must be 1–64.") }
+        let store = try LibraryCommand.openStore(configuration)
+        let indexer = LibraryIndexer(
+            store: store, processor: ImageProcessor(concurrency: concurrency), concurrency: concurrency)
+        let printer = ProgressPrinter(isTerminal: isatty(STDERR_FILENO) == 1)
+        let folder = folder
+        let indexing = Task { () async -> Result<IndexSummary, LibraryError> in
+            do throws(LibraryError) {
+                return .success(try await indexer.index(folder: folder) { printer.show($0) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        let signals = StopOnSignal { indexing.cancel() }
+        let result = await indexing.value
+        signals.stop()
+        printer.finish()
+
+        let summary: IndexSummary
+        switch result {
+        case .success(let value): summary = value
+        case .failure(let error):
+            Terminal.error("error: \(error.message)\n")
+            throw ExitCode(error.isBadInput ? 2 : 1)
+        }
+        let rate = summary.filesRead > 0 ? " (\(Self.rate(summary.filesPerSecond)) files/s)" : ""
+        Terminal.out("Indexed \(summary.root) in \(Self.seconds(summary.elapsed))\(rate)\n\(summary.line)\n")
+        if summary.interrupted {
+            Terminal.error("Interrupted: what was read is saved; run the same command again to carry on.\n")
+            throw ExitCode(130)
+        }
+    }
+
+    static func rate(_ value: Double) -> String {
+        value >= 10 ? "\(Int(value.rounded()))" : "\((value * 10).rounded() / 10)"
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let total = Double(seconds) + Double(attoseconds) / 1e18
+        return String(format: total < 10 ? "%.2f s" : "%.0f s", total)
+    }
+}
+
+/// `tessera library search QUERY`.
+struct LibrarySearch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search the indexed photos (of TESSERA_LIBRARY's folders when set, else of every indexed folder).",
+        discussion: "Exit status: 0 done, 1 failure, 2 bad input.")
+
+    @Argument(help: "What to search for (1–100 characters); every word is a prefix, all must match.")
+    var query: String
+
+    @Option(help: ArgumentHelp("Page number, 20 results a page (1–\(SearchRequest.maxPage)).", valueName: "n"))
+    var page: String = "1"
+
+    @Flag(help: "Print the API's JSON section (image URLs are local: references, unsigned).")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let request: SearchRequest
+        do {
+            request = try SearchRequest(query: query, scope: SectionID.local.rawValue, page: page)
+        } catch {
+            throw LibraryCommand.badInput(error.message)
+        }
+        let configuration = try LibraryCommand.configuration(common)
+        let store = try LibraryCommand.openStore(configuration)
+        let roots: [String]
+        do {
+            roots = configuration.libraries.isEmpty ? try await store.roots() : configuration.libraries
+        } catch {
+            throw LibraryCommand.failure(error.message)
+        }
+        let source = LocalSource(store: store, roots: roots)
+        let section: SectionResult
+        do {
+            let result = try await source.search(request.query, in: .local, page: request.page)
+            section = SectionResult(id: .local, items: result.items, total: result.total, hasMore: result.hasMore)
+        } catch let error as SourceError {
+            throw LibraryCommand.failure(
+                roots.isEmpty ? "nothing is indexed yet; run tessera library index DIR first." : error.message)
+        }
+        let response = SearchResponse(
+            query: request.query, scope: SectionID.local.rawValue, page: request.page, sections: [section])
+        if json {
+            Terminal.out(String(decoding: JSONBody.encode(response), as: UTF8.self) + "\n")
+        } else {
+            Terminal.out(SearchTable.render(response))
+        }
+    }
+}
+
+/// What both subcommands share: settings, the store, exits with a reason.
+enum LibraryCommand {
+    static func configuration(_ common: CommonOptions) throws -> AppConfiguration {
+        do {
+            return try common.configuration()
+        } catch let error as ValidationError {
+            throw badInput(error.message)
+        }
+    }
+
+    static func openStore(_ configuration: AppConfiguration) throws -> LibraryStore {
+        do {
+            return try LibraryStore.open(dataDirectory: configuration.dataDirectory)
+        } catch {
+            throw failure(error.message)
+        }
+    }
+
+    static func badInput(_ message: String) -> ExitCode {
+        Terminal.error("error: \(message)\n")
+        return ExitCode(2)
+    }
+
+    static func failure(_ message: String) -> ExitCode {
+        Terminal.error("error: \(message)\n")
+        return ExitCode(1)
+    }
+}
+
+/// Indexing progress on standard error: one line rewritten in place on a terminal, plain lines (at most
+/// one a second) otherwise, so logs of scripted runs stay readable.
+final class ProgressPrinter: Sendable {
+    private let isTerminal: Bool
+    private let state = Mutex<(lastLine: ContinuousClock.Instant?, lineOpen: Bool)>((nil, false))
+
+    init(isTerminal: Bool) {
+        self.isTerminal = isTerminal
+    }
+
+    func show(_ event: IndexEvent) {
+        state.withLock { state in
+            switch event {
+            case .listed(let files, let toRead):
+                write("Found \(files) files: \(files - toRead) unchanged, \(toRead) to read.", &state, final: true)
+            case .warning(let warning):
+                write("warning: \(warning)", &state, final: true)
+            case .progress(let progress):
+                let now = ContinuousClock.now
+                let last = progress.done == progress.total
+                if !isTerminal, !last, let previous = state.lastLine, now - previous < .seconds(1) { return }
+                state.lastLine = now
+                write("Indexing: \(progress.line)", &state, final: !isTerminal)
+            }
+        }
+    }
+
+    /// Ends an open progress line, so what follows starts on its own line.
+    func finish() {
+        state.withLock { state in
+            if state.lineOpen { Terminal.error("\n") }
+            state.lineOpen = false
+        }
+    }
+
+    private func write(_ text: String, _ state: inout (lastLine: ContinuousClock.Instant?, lineOpen: Bool), final: Bool)
+    {
+        if isTerminal {
+            // Carriage return and erase-line: the progress line is redrawn, a message replaces it.
+            Terminal.error("\r\u{1B}[K" + text + (final ? "\n" : ""))
+            state.lineOpen = !final
+        } else {
+            Terminal.error(text + "\n")
+        }
+    }
+}
+
+/// Calls `onStop` on the first SIGINT or SIGTERM; a second one exits at once.
+final class StopOnSignal {
+    private let sources: [any DispatchSourceSignal]
+
+    init(onStop: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "tessera.library.signals")
+        let stopping = Flag()
+        sources = [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                if stopping.raise() { exit(130) }
+                Terminal.error("\nStopping after saving what was read (press Ctrl-C again to quit at once)…\n")
+                onStop()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+    }
+
+    private final class Flag: Sendable {
+        private let raised = Atomic(false)
+
+        /// Raises the flag; returns whether it was already raised.
+        func raise() -> Bool { raised.exchange(true, ordering: .relaxed) }
+    }
+}
