@@ -81,6 +81,9 @@ struct ProxyThroughput: AsyncParsableCommand {
         let reference = try await Wrk.run(
             url: "http://127.0.0.1:\(nginx.port)/thumb.jpg", threads: threads, connections: connections,
             seconds: seconds, while: nil)
+        let floor = try await Wrk.run(
+            url: "http://127.0.0.1:\(port)/api/health", threads: threads, connections: connections,
+            seconds: seconds, while: nil)
         nginx.stop()
         appTask.cancel()
         originTask.cancel()
@@ -102,6 +105,10 @@ struct ProxyThroughput: AsyncParsableCommand {
                 [
                     "Tessera /img/thumb, cached", Self.format(ours.requestsPerSecond), ours.p50, ours.p99,
                     String(format: "%.2f", ratio),
+                ],
+                [
+                    "Tessera /api/health (the server's floor)", Self.format(floor.requestsPerSecond), floor.p50,
+                    floor.p99, String(format: "%.2f", floor.requestsPerSecond / reference.requestsPerSecond),
                 ],
             ])
         print("goal: ≥ 0.5× nginx → \(ratio >= 0.5 ? "met" : "NOT met") (\(String(format: "%.2f", ratio))×)")
@@ -228,7 +235,16 @@ enum Wrk {
             })
         else { return nil }
         return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(label.split(separator: " ").count)
-            .first.map { String($0).replacingOccurrences(of: "ms", with: "") }
+            .first.map(milliseconds)
+    }
+
+    /// wrk writes `741.00us`, `3.14ms`, `1.02s`: all in milliseconds.
+    private static func milliseconds(_ text: Substring) -> String {
+        let units: [(String, Double)] = [("us", 0.001), ("ms", 1), ("s", 1000)]
+        for (unit, scale) in units where text.hasSuffix(unit) {
+            if let value = Double(text.dropLast(unit.count)) { return String(format: "%.2f", value * scale) }
+        }
+        return String(text)
     }
 }
 

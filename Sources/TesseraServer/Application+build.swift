@@ -17,7 +17,7 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
             serverName: "Tessera"),
-        services: [EnvironmentService(environment: environment)],
+        services: [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
         logger: environment.logger)
 }
@@ -43,5 +43,28 @@ struct EnvironmentService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         try await environment.shutdown()
+    }
+}
+
+/// Brings the photo index up to date with the library folders once at start, in the background: unchanged
+/// files are skipped, so a restart costs a walk of the folders. Stops early (resumable) on shutdown.
+struct LibraryIndexService: Service {
+    let environment: AppEnvironment
+
+    func run() async throws {
+        let logger = environment.logger
+        let indexing = Task {
+            for root in environment.configuration.libraryRoots {
+                do {
+                    let summary = try await environment.libraryIndexer.index(folder: root)
+                    logger.info("library indexed", metadata: ["folder": "\(root)", "summary": "\(summary)"])
+                } catch {
+                    logger.warning("library not indexed", metadata: ["folder": "\(root)", "error": "\(error)"])
+                }
+            }
+        }
+        try? await gracefulShutdown()
+        indexing.cancel()
+        _ = await indexing.value
     }
 }

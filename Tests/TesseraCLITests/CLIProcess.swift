@@ -31,7 +31,10 @@ struct CLIProcess {
 
     static var baseEnvironment: [String: String] {
         let current = ProcessInfo.processInfo.environment
-        return ["PATH": current["PATH"] ?? "/usr/bin:/bin", "HOME": current["HOME"] ?? "/tmp"]
+        // No sample photos: searches stay about the stand-ins unless a test names a library.
+        return [
+            "PATH": current["PATH"] ?? "/usr/bin:/bin", "HOME": current["HOME"] ?? "/tmp", "TESSERA_SAMPLES": "none",
+        ]
     }
 }
 

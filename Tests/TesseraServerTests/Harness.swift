@@ -23,6 +23,8 @@ func withTessera(
     environment["TESSERA_DATA"] = data.path
     environment["TESSERA_PORT"] = "0"
     environment["TESSERA_SOURCE_TIMEOUT"] = sourceTimeout
+    // No sample photos unless a test asks for a library: searches stay about the stand-ins.
+    environment["TESSERA_SAMPLES"] = "none"
     environment.merge(extraEnvironment) { _, new in new }
     let configuration = try AppConfiguration(environment: environment)
     var logger = Logger(label: "tessera-test")

@@ -15,7 +15,10 @@ struct SearchAPITests {
             #expect(health.text == #"{"status":"ok"}"#)
 
             let sources = try await client.execute(uri: "/api/sources", method: .get).json([SourceDescriptor].self)
-            #expect(sources.map(\.id) == [.pixabay, .flickr, .openverse, .wikimedia, .itunes])
+            #expect(sources.map(\.id) == [.local, .pixabay, .flickr, .openverse, .wikimedia, .itunes])
+            let local = try #require(sources.first { $0.id == .local })
+            #expect(!local.enabled, "no library and no samples in this test")
+            #expect(local.reason == "start with --library DIR or set TESSERA_LIBRARY")
             let flickr = try #require(sources.first { $0.id == .flickr })
             #expect(!flickr.enabled)
             #expect(flickr.reason == "set FLICKR_API_KEY to enable")

@@ -12,6 +12,9 @@ public struct AppConfiguration: Sendable {
     public var dataDirectory: URL
     /// Folders of the user's own photos (the `local` source).
     public var libraries: [String] = []
+    /// The sample photos shipped in `Samples/`, searched when no library is configured (`TESSERA_SAMPLES`,
+    /// else found beside the working folder or the executable; `none` turns them off).
+    public var samplesDirectory: String?
     /// How long each source may take before its section fails with a timeout.
     public var sourceTimeout: Duration = .seconds(8)
     public var sources: SourceSettings
@@ -36,6 +39,7 @@ public struct AppConfiguration: Sendable {
         if let libraries = environment["TESSERA_LIBRARY"], !libraries.isEmpty {
             self.libraries = libraries.split(separator: ":").map(String.init)
         }
+        samplesDirectory = Self.findSamples(environment["TESSERA_SAMPLES"])
         if let timeout = environment["TESSERA_SOURCE_TIMEOUT"], !timeout.isEmpty {
             sourceTimeout = try Self.parseTimeout(timeout)
         }
@@ -48,6 +52,31 @@ public struct AppConfiguration: Sendable {
             }
             logLevel = parsed
         }
+    }
+
+    /// The folders the `local` source searches: the configured libraries, else the samples.
+    public var libraryRoots: [String] {
+        if !libraries.isEmpty { return libraries }
+        return samplesDirectory.map { [$0] } ?? []
+    }
+
+    /// `Samples/` with its `CREDITS.md`: in the working folder, else in a folder above the executable
+    /// (`.build/release/tessera` in a checkout).
+    static func findSamples(_ configured: String?) -> String? {
+        if let configured, !configured.isEmpty { return configured == "none" ? nil : configured }
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        for _ in 0..<5 {
+            folder = folder.deletingLastPathComponent()
+            candidates.append(folder)
+        }
+        for candidate in candidates {
+            let samples = candidate.appendingPathComponent("Samples")
+            if FileManager.default.fileExists(atPath: samples.appendingPathComponent("CREDITS.md").path) {
+                return samples.path
+            }
+        }
+        return nil
     }
 
     /// `$XDG_DATA_HOME/tessera`, else `~/.local/share/tessera`.

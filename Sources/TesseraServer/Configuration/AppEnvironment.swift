@@ -5,6 +5,7 @@ import TesseraCore
 import TesseraFetcher
 import TesseraImages
 import TesseraImaging
+import TesseraLibrary
 import TesseraSources
 import TesseraStorage
 
@@ -20,6 +21,9 @@ public struct AppEnvironment: Sendable {
     public let imageProxy: ImageProxy
     public let imageFetcher: ImageFetcher
     public let imageMemoryCache: MemoryImageCache
+    /// The photo index behind the `local` source, and the indexer `tessera serve` runs over its folders.
+    public let library: LibraryStore
+    public let libraryIndexer: LibraryIndexer
     public let responseCache: ResponseCacheStore
     public let logger: Logger
 
@@ -37,7 +41,10 @@ public struct AppEnvironment: Sendable {
                 connectionPool: .init(idleTimeout: .seconds(60))))
         let http = SourceHTTP(
             client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger)
-        let sources = SourceCatalog.sources(configuration.sources, http: http)
+        let library = LibraryStore(database: database)
+        let roots = configuration.libraryRoots
+        let sources =
+            SourceCatalog.sources(configuration.sources, http: http) + [LocalSource(store: library, roots: roots)]
         let signer = ImageURLSigner(secret: secret)
         let images = configuration.images
         let fetcher = ImageFetcher(
@@ -53,17 +60,24 @@ public struct AppEnvironment: Sendable {
                 directory: configuration.dataDirectory.appendingPathComponent("image-cache"),
                 capacityBytes: images.diskCacheBytes, logger: logger)
             : nil
+        let processor = ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency)
         let proxy = ImageProxy(
-            signer: signer, fetcher: fetcher,
-            processor: ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency),
-            memory: memory, disk: disk,
-            resolveLocal: { _ throws(ImageProxyError) in
-                throw ImageProxyError(status: 404, code: "image_not_found", message: "No photo library is configured.")
+            signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
+            resolveLocal: { reference throws(ImageProxyError) in
+                do {
+                    return try LocalFile.resolve(reference, roots: roots).path
+                } catch let error as LocalFileError {
+                    let status = if case .missing = error { 404 } else { 403 }
+                    throw ImageProxyError(status: status, code: error.code, message: error.description)
+                } catch {
+                    throw ImageProxyError(status: 403, code: "outside_library", message: "\(error)")
+                }
             }, logger: logger)
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
+            library: library, libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, logger: logger)
     }
 
