@@ -75,6 +75,15 @@ extension Vips {
         return vips_image_get_orientation_swap(image) != 0 ? (height, width) : (width, height)
     }
 
+    /// A blob field's bytes (`icc-profile-data`, `iptc-data`...), `nil` when absent or empty.
+    static func blob(_ name: String, of image: VipsImagePointer) -> [UInt8]? {
+        guard vips_image_get_typeof(image, name) != 0 else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(image, name, &data, &length) == 0, let data, length > 0 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
     /// The encoded bytes libvips handed over, owned by the `Data` from now on (no copy).
     static func takeBuffer(_ buffer: UnsafeMutableRawPointer, count: Int) -> Data {
         Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in g_free(pointer) })
