@@ -10,7 +10,8 @@ final class TestImage {
     let pointer: VipsImagePointer
 
     init(_ pointer: VipsImagePointer?) {
-        self.pointer = pointer!
+        guard let pointer else { fatalError("libvips could not make a fixture: \(Vips.takeError())") }
+        self.pointer = pointer
     }
 
     deinit { g_object_unref(pointer) }
@@ -38,6 +39,23 @@ final class TestImage {
             guard let bytes else { continue }
             bytes.withUnsafeBytes { vips_image_set_blob_copy(pointer, name, $0.baseAddress, $0.count) }
         }
+        return self
+    }
+
+    /// The bytes of one of libvips' built-in ICC profiles: `"srgb"`, `"p3"`, `"cmyk"`.
+    static func profile(_ name: String) throws -> [UInt8] {
+        let exported = try photo(width: 8, height: 8).derived { tessera_fixture_with_profile($0, name) }
+        return try #require(withExtendedLifetime(exported) { Vips.blob("icc-profile-data", of: exported.pointer) })
+    }
+
+    /// A new image made from this one by a libvips call; this one stays alive until the call returns.
+    func derived(_ make: (VipsImagePointer) -> VipsImagePointer?) -> TestImage {
+        withExtendedLifetime(self) { TestImage(make(pointer)) }
+    }
+
+    /// Tags the pixels with an ICC profile without changing them.
+    func with(profile: [UInt8]) -> TestImage {
+        profile.withUnsafeBytes { vips_image_set_blob_copy(pointer, "icc-profile-data", $0.baseAddress, $0.count) }
         return self
     }
 

@@ -117,3 +117,36 @@ struct MetadataParsingTests {
         #expect(MetadataDate.iptc("2021", time: nil, utc) == nil)
     }
 }
+
+@Suite("ICC profiles")
+struct ICCProfileTests {
+    @Test("libvips' built-in profiles are told apart by their descriptions")
+    func builtIn() throws {
+        #expect(ICCProfile.isSRGB(try TestImage.profile("srgb")))
+        #expect(!ICCProfile.isSRGB(try TestImage.profile("p3")))
+        #expect(!ICCProfile.isSRGB(try TestImage.profile("cmyk")))
+    }
+
+    @Test("A v4 profile's mluc description is read; junk is not sRGB")
+    func mluc() {
+        var profile = [UInt8](repeating: 0, count: 128)
+        profile.append32(1, bigEndian: true)
+        profile += Array("desc".utf8)
+        profile.append32(144, bigEndian: true)
+        profile.append32(40, bigEndian: true)
+        // mluc: type, reserved, 1 record of 12 bytes: en-US, 8 bytes at offset 28.
+        profile += Array("mluc".utf8) + [0, 0, 0, 0]
+        profile.append32(1, bigEndian: true)
+        profile.append32(12, bigEndian: true)
+        profile += Array("enUS".utf8)
+        profile.append32(8, bigEndian: true)
+        profile.append32(28, bigEndian: true)
+        profile += "sRGB".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(ICCProfile.description(of: profile) == "sRGB")
+        #expect(ICCProfile.isSRGB(profile))
+        for length in 0..<profile.count {
+            #expect(!ICCProfile.isSRGB(Array(profile.prefix(length))))
+        }
+        #expect(!ICCProfile.isSRGB(Array("not a profile".utf8)))
+    }
+}

@@ -69,7 +69,10 @@ struct ThumbnailTests {
         let before = try Decoded(original)
         #expect(before.fields.isSuperset(of: ["exif-data", "iptc-data", "xmp-data"]))
 
+        // A coarse WebP, so WebP really is chosen when allowed.
+        let processor = ImageProcessor(concurrency: 1, jpegQuality: 90, webpQuality: 10)
         let thumbnail = try await processor.thumbnail(of: original, maxSide: 400, allowWebP: allowWebP)
+        #expect(thumbnail.format == (allowWebP ? .webp : .jpeg))
         let after = try Decoded(thumbnail.data)
         let metadata = after.fields.filter {
             $0.hasPrefix("exif-") || $0.hasPrefix("iptc-") || $0.hasPrefix("xmp-") || $0.hasPrefix("icc-")
@@ -108,14 +111,40 @@ struct ThumbnailTests {
         }
     }
 
-    @Test("A grey image comes out as sRGB")
+    @Test("A grey image stays grey: one band, the same tone; 16-bit grey becomes 8-bit")
     func grey() async throws {
         let original = try TestImage.flat(
             width: 500, height: 500, bands: 1, value: 100, interpretation: VIPS_INTERPRETATION_B_W
         ).jpeg()
         let decoded = try Decoded(try await processor.thumbnail(of: original, maxSide: 100, allowWebP: false).data)
-        #expect(decoded.bands == 3)
-        #expect(decoded.interpretation == VIPS_INTERPRETATION_sRGB)
+        #expect(decoded.bands == 1)
+        #expect(abs(decoded.average - 100) < 2)
+
+        let deep = try TestImage.flat(
+            width: 500, height: 500, bands: 1, value: 32768, format: VIPS_FORMAT_USHORT,
+            interpretation: VIPS_INTERPRETATION_GREY16
+        ).png()
+        let shallow = try Decoded(try await processor.thumbnail(of: deep, maxSide: 100, allowWebP: false).data)
+        #expect(shallow.format == VIPS_FORMAT_UCHAR)
+        #expect(abs(shallow.average - 128) < 3)
+    }
+
+    @Test("A Display P3 image is converted to sRGB; an sRGB-tagged one is left as it is")
+    func colourProfiles() async throws {
+        // A saturated orange: P3 values mean a more saturated colour than the same sRGB values.
+        func orange() throws -> TestImage {
+            try TestImage.flat(width: 300, height: 300, bands: 3, value: 0).derived { tessera_fixture_orange($0) }
+        }
+        let untagged = try Decoded(
+            try await processor.thumbnail(of: orange().jpeg(), maxSide: 100, allowWebP: false).data)
+        let p3 = try orange().with(profile: TestImage.profile("p3")).jpeg()
+        let srgb = try orange().with(profile: TestImage.profile("srgb")).jpeg()
+        let fromP3 = try Decoded(try await processor.thumbnail(of: p3, maxSide: 100, allowWebP: false).data)
+        let fromSRGB = try Decoded(try await processor.thumbnail(of: srgb, maxSide: 100, allowWebP: false).data)
+        #expect(abs(fromSRGB.average - untagged.average) < 1)
+        #expect(abs(fromP3.average - untagged.average) > 3)
+        #expect(fromP3.interpretation == VIPS_INTERPRETATION_sRGB)
+        #expect(!fromP3.fields.contains("icc-profile-data"))
     }
 
     @Test("Transparency becomes white in a JPEG and stays in a WebP")
@@ -125,8 +154,8 @@ struct ThumbnailTests {
         #expect(try Decoded(jpeg.data).bands == 3)
         #expect(try Decoded(jpeg.data).average > 250)
 
-        let photo = try TestImage.photo(width: 400, height: 400)
-        let halfClear = TestImage(tessera_fixture_with_alpha(photo.pointer, 128)).png()
+        let halfClear = try TestImage.photo(width: 400, height: 400).derived { tessera_fixture_with_alpha($0, 128) }
+            .png()
         let webpWins = ImageProcessor(concurrency: 1, jpegQuality: 100, webpQuality: 5)
         let webp = try await webpWins.thumbnail(of: halfClear, maxSide: 200, allowWebP: true)
         #expect(webp.format == .webp)

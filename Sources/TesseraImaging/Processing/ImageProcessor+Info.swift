@@ -15,8 +15,8 @@ extension ImageProcessor {
         let (width, height) = Vips.displayedSize(of: image)
         let metadata = EmbeddedMetadata(
             exif: Self.exifFields(of: image),
-            iptc: Self.blob("iptc-data", of: image).map(IPTC.init),
-            xmp: Self.blob("xmp-data", of: image).map(XMP.init))
+            iptc: Vips.blob("iptc-data", of: image).map(IPTC.init),
+            xmp: Vips.blob("xmp-data", of: image).map(XMP.init))
         return metadata.info(format: format, width: width, height: height, timeZone: timeZone)
     }
 
@@ -34,13 +34,5 @@ extension ImageProcessor {
             fields[String(String(cString: name).dropFirst(5))] = ExifField(String(cString: value))
         }
         return fields
-    }
-
-    private static func blob(_ name: String, of image: VipsImagePointer) -> [UInt8]? {
-        guard vips_image_get_typeof(image, name) != 0 else { return nil }
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard vips_image_get_blob(image, name, &data, &length) == 0, let data, length > 0 else { return nil }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 }

@@ -4,17 +4,20 @@ import Foundation
 extension ImageProcessor {
     /// A thumbnail that fits in `maxSide`×`maxSide`, never larger than the original.
     ///
-    /// The header is checked first (`header(of:)`), so an oversized image is refused before decoding. Then
-    /// libvips shrinks while it decodes (JPEG's DCT scaling, WebP's and HEIF's own), applies the EXIF
-    /// orientation, converts to sRGB and strips every metadata field. JPEG, or WebP when `allowWebP` and the
+    /// The header is checked first (as `header(of:)` does), so an oversized image is refused before
+    /// decoding. Then libvips shrinks while it decodes (JPEG's DCT scaling, WebP's and HEIF's own), applies
+    /// the EXIF orientation, converts to sRGB (CMYK, and profiles other than sRGB, through their ICC profile;
+    /// grey stays grey) and strips every metadata field. JPEG, or WebP when `allowWebP` and the
     /// WebP is smaller. Runs on the processor's threads; a call cancelled while it waits for one is dropped.
     public func thumbnail(of data: Data, maxSide: Int, allowWebP: Bool) async throws(ImagingError) -> RenderedImage {
         let side = try Self.validSide(maxSide)
         return try await pool.run { [self] () throws(ImagingError) in
-            _ = try header(of: data)
+            let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
             return try withBytes(of: data) { bytes throws(ImagingError) in
-                try render(allowWebP: allowWebP) { out in
-                    tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side)
+                let toSRGB = try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
+                    .toSRGB
+                return try render(allowWebP: allowWebP) { out in
+                    tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side, toSRGB ? 1 : 0)
                 }
             }
         }
@@ -30,10 +33,11 @@ extension ImageProcessor {
             let format = try supportedFormat(of: Vips.prefix(ofFileAt: path))
             let source = try Vips.source(forFileAt: path)
             defer { g_object_unref(source) }
-            guard let header = tessera_image_new_from_source(source) else { throw .unreadable(Vips.takeError()) }
-            defer { g_object_unref(header) }
-            _ = try checkedHeader(of: header, format: format)
-            return try render(allowWebP: allowWebP) { out in tessera_thumbnail_source(source, out, Int32(side)) }
+            // The header read and the thumbnail share the source: the file is opened once.
+            let toSRGB = try inspect(format) { tessera_image_new_from_source(source) }.toSRGB
+            return try render(allowWebP: allowWebP) { out in
+                tessera_thumbnail_source(source, out, side, toSRGB ? 1 : 0)
+            }
         }
     }
 
@@ -50,7 +54,10 @@ extension ImageProcessor {
         allowWebP: Bool, _ thumbnail: (UnsafeMutablePointer<VipsImagePointer?>) -> Int32
     ) throws(ImagingError) -> RenderedImage {
         var out: VipsImagePointer?
-        guard thumbnail(&out) == 0, let image = out else { throw .unreadable(Vips.takeError()) }
+        guard thumbnail(&out) == 0, let shrunk = out else { throw .unreadable(Vips.takeError()) }
+        defer { g_object_unref(shrunk) }
+        var stripped: VipsImagePointer?
+        guard tessera_strip(shrunk, &stripped) == 0, let image = stripped else { throw .failed(Vips.takeError()) }
         defer { g_object_unref(image) }
         guard allowWebP else { return try encode(image, as: .jpeg) }
         // Both encoders read the pixels: decode and shrink once, into memory (a thumbnail is small).
@@ -69,8 +76,10 @@ extension ImageProcessor {
             ? tessera_webpsave_buffer(image, &buffer, &length, Int32(webpQuality))
             : tessera_jpegsave_buffer(image, &buffer, &length, Int32(jpegQuality))
         guard status == 0, let buffer else { throw .unreadable(Vips.takeError()) }
+        var data = Vips.takeBuffer(buffer, count: length)
+        if format == .webp { data = WebPContainer.removingMetadata(data) }
         return RenderedImage(
-            data: Vips.takeBuffer(buffer, count: length), format: format,
+            data: data, format: format,
             width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
     }
 }

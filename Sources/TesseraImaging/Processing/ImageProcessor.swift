@@ -49,11 +49,7 @@ public final class ImageProcessor: Sendable {
     public func header(of data: Data) throws(ImagingError) -> ImageHeader {
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
         return try withBytes(of: data) { bytes throws(ImagingError) in
-            guard let image = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) else {
-                throw .unreadable(Vips.takeError())
-            }
-            defer { g_object_unref(image) }
-            return try checkedHeader(of: image, format: format)
+            try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }.header
         }
     }
 
@@ -67,8 +63,20 @@ public final class ImageProcessor: Sendable {
         return format
     }
 
+    /// Opens an image's header with `open`: its size, refused over `maxPixels`, and whether its thumbnail
+    /// must be converted to sRGB through its embedded profile.
+    func inspect(
+        _ format: ImageFormat, open: () -> VipsImagePointer?
+    ) throws(ImagingError) -> (header: ImageHeader, toSRGB: Bool) {
+        guard let image = open() else { throw .unreadable(Vips.takeError()) }
+        defer { g_object_unref(image) }
+        let header = try checkedHeader(of: image, format: format)
+        let toSRGB = Vips.blob("icc-profile-data", of: image).map { !ICCProfile.isSRGB($0) } ?? false
+        return (header, toSRGB)
+    }
+
     /// The header of an opened image, refused when it has more pixels than `maxPixels`.
-    func checkedHeader(of image: VipsImagePointer, format: ImageFormat) throws(ImagingError) -> ImageHeader {
+    private func checkedHeader(of image: VipsImagePointer, format: ImageFormat) throws(ImagingError) -> ImageHeader {
         let (width, height) = Vips.displayedSize(of: image)
         guard width > 0, height > 0 else { throw .unreadable("the image has no pixels") }
         // Both sides come from 32-bit fields: the product cannot overflow.
