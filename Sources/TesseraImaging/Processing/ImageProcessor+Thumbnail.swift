@@ -11,9 +11,10 @@ extension ImageProcessor {
     /// WebP is smaller. Runs on the processor's threads; a call cancelled while it waits for one is dropped.
     public func thumbnail(of data: Data, maxSide: Int, allowWebP: Bool) async throws(ImagingError) -> RenderedImage {
         let side = try Self.validSide(maxSide)
+        // Junk is refused here, without taking a place in the queue.
+        let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
         return try await pool.run { [self] () throws(ImagingError) in
-            let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
-            return try withBytes(of: data) { bytes throws(ImagingError) in
+            try withBytes(of: data) { bytes throws(ImagingError) in
                 let toSRGB = try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
                     .toSRGB
                 return try render(allowWebP: allowWebP) { out in
@@ -42,7 +43,9 @@ extension ImageProcessor {
     }
 
     private static func validSide(_ maxSide: Int) throws(ImagingError) -> Int32 {
-        guard maxSide > 0, maxSide <= 10_000 else { throw .failed("a thumbnail side of \(maxSide) px") }
+        guard maxSide > 0, maxSide <= 10_000 else {
+            throw .failed("a thumbnail's side is 1 to 10000 px, not \(maxSide)")
+        }
         return Int32(maxSide)
     }
 
