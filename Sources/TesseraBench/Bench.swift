@@ -9,7 +9,8 @@ import TesseraTestSupport
 @main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tessera-bench", abstract: "Tessera's benchmarks.", subcommands: [SearchOverhead.self],
+        commandName: "tessera-bench", abstract: "Tessera's benchmarks.",
+        subcommands: [SearchOverhead.self, LibraryBench.self],
         defaultSubcommand: SearchOverhead.self)
 }
 
