@@ -120,6 +120,29 @@ struct StoreSearchTests {
         #expect(seen.count == 45)
     }
 
+    @Test func broadSearchesPageThroughEveryMatchOnce() async throws {
+        // More matches than are ranked: the newest are ranked first, the rest follow, newest first.
+        let count = LibraryStore.rankedWindow + 70
+        let photos = (0..<count).map { index in
+            photo("\(index).jpg", title: index % 7 == 0 ? "Snow" : "Snow in the hills", keywords: ["walk"])
+        }
+        let store = try await store(photos)
+        var seen: [String] = []
+        var page = 1
+        while true {
+            let result = try await store.search(SearchQuery("snow"), page: page, pageSize: 30)
+            #expect(result.total == count)
+            seen += result.photos.map(\.path)
+            guard result.hasMore else { break }
+            page += 1
+        }
+        #expect(seen.count == count)
+        #expect(Set(seen).count == count, "no photo twice")
+        let ranked = seen.prefix(LibraryStore.rankedWindow)
+        #expect(ranked.prefix(10).allSatisfy { Int($0.dropLast(4))! % 7 == 0 }, "short titles rank first")
+        #expect(seen.suffix(70) == (0..<70).reversed().map { "\($0).jpg" }, "the oldest matches last, newest first")
+    }
+
     @Test func onlyTheGivenRootsAreSearched() async throws {
         let store = try await store([
             photo("a.jpg", title: "Lighthouse at dusk", root: "/home/ann/Photos"),
