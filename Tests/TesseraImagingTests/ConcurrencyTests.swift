@@ -28,8 +28,9 @@ struct ConcurrencyTests {
     func ownThreads() async throws {
         let pool = WorkerPool(size: 1, name: "test-pool")
         defer { pool.shutdown() }
-        let name = try await pool.run { Thread.current.name ?? "" }
-        #expect(name == "test-pool-0")
+        let thread = try await pool.run { pthread_self() }
+        #expect(pool.threads.contains(thread))
+        #expect(pthread_self() != thread)
     }
 
     @Test("A job still queued when its task is cancelled is dropped without running")

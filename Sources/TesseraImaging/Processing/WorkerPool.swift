@@ -17,6 +17,9 @@ final class WorkerPool: @unchecked Sendable {
     /// The most jobs that ever ran at once, for tests that check the bound.
     var peakRunning: Int { condition.withLock { _peakRunning } }
     private var _peakRunning = 0
+    /// The pool's own threads, for tests that check where work ran.
+    var threads: Set<pthread_t> { condition.withLock { _threads } }
+    private var _threads = Set<pthread_t>()
 
     /// - Parameter name: the threads' name prefix; with the index, at most 15 bytes (Linux's limit).
     init(size: Int, name: String) {
@@ -24,6 +27,7 @@ final class WorkerPool: @unchecked Sendable {
         self.size = size
         for index in 0..<size {
             let thread = Thread { [self] in
+                condition.withLock { _ = _threads.insert(pthread_self()) }
                 // Named from inside: on Linux a thread starts with its creator's name, whatever was set before.
                 Thread.current.name = "\(name)-\(index)"
                 work()
