@@ -19,6 +19,9 @@ struct LibraryBench: AsyncParsableCommand {
     @Option(name: .customLong("index-files"), help: "Image files to generate and index for files/s (0: skip).")
     var indexFiles = 400
 
+    @Option(help: "Times each query is run; its median counts.")
+    var rounds = 3
+
     @Option(help: "Seed for the synthetic library and the queries.")
     var seed: UInt64 = 42
 
@@ -50,35 +53,40 @@ struct LibraryBench: AsyncParsableCommand {
         let source = LocalSource(store: store, roots: [root])
         let warmUp = min(100, queries / 10)
         let texts = (0..<(queries + warmUp)).map { _ in library.query(&random) }
-        var totals: [Int] = []
-        var ours: [Duration] = []
-        var reference: [Duration] = []
-        for (index, text) in texts.enumerated() {
-            let started = ContinuousClock.now
-            let page = try await source.search(text, in: .local, page: 1)
-            let elapsed = ContinuousClock.now - started
-            let referenceStarted = ContinuousClock.now
-            _ = try store.referenceMatch(SearchQuery(text), limit: SearchRequest.pageSize)
-            let referenceElapsed = ContinuousClock.now - referenceStarted
-            if index >= warmUp {
-                ours.append(elapsed)
-                reference.append(referenceElapsed)
-                totals.append(page.total ?? 0)
+        // Every query is timed once per round; a query's time is its median over the rounds, so a moment when
+        // another process had the CPU does not pass for the query's cost. Every single run is shown as well.
+        var totals = [Int](repeating: 0, count: queries)
+        var ours = [[Duration]](repeating: [], count: queries)
+        var reference = [[Duration]](repeating: [], count: queries)
+        for _ in 0..<rounds {
+            for (index, text) in texts.enumerated() {
+                let started = ContinuousClock.now
+                let page = try await source.search(text, in: .local, page: 1)
+                let elapsed = ContinuousClock.now - started
+                let referenceStarted = ContinuousClock.now
+                _ = try store.referenceMatch(SearchQuery(text), limit: SearchRequest.pageSize)
+                let referenceElapsed = ContinuousClock.now - referenceStarted
+                guard index >= warmUp else { continue }
+                ours[index - warmUp].append(elapsed)
+                reference[index - warmUp].append(referenceElapsed)
+                totals[index - warmUp] = page.total ?? 0
             }
         }
+        let oursMedian = ours.map { percentile($0, 0.5) }
         let sortedTotals = totals.sorted()
         printTable(
-            title: "\(photos) photos, \(queries) one- and two-word prefix queries (matches: median"
+            title: "\(photos) photos, \(queries) one- and two-word prefix queries, \(rounds) rounds (matches: median"
                 + " \(sortedTotals[sortedTotals.count / 2]), p99 \(sortedTotals[sortedTotals.count * 99 / 100]),"
                 + " max \(sortedTotals.last ?? 0))",
             rows: [
-                ("FTS5 MATCH ranked, raw SQL (reference)", reference),
-                ("LocalSource.search (page 1 + total + rows)", ours),
+                ("FTS5 MATCH ranked, raw SQL (reference)", reference.map { percentile($0, 0.5) }),
+                ("LocalSource.search (page 1 + total + rows)", oursMedian),
+                ("LocalSource.search, every single run", ours.flatMap { $0 }),
             ])
-        let slowest = zip(texts.dropFirst(warmUp), zip(ours, totals)).sorted { $0.1.0 > $1.1.0 }.prefix(5)
+        let slowest = zip(texts.dropFirst(warmUp), zip(oursMedian, totals)).sorted { $0.1.0 > $1.1.0 }.prefix(5)
         print("slowest: " + slowest.map { "\"\($0.0)\" \(ms($0.1.0)) ms (\($0.1.1) matches)" }.joined(separator: ", "))
-        let p99 = percentile(ours, 0.99)
-        print("goal: p99 < 10 ms → \(p99 < .milliseconds(10) ? "met" : "NOT met") (\(ms(p99)) ms)")
+        let p99 = percentile(oursMedian, 0.99)
+        print("goal: p99 < 10 ms → \(p99 < .milliseconds(10) ? "met" : "NOT met") (\(ms(p99)) ms, each query's median)")
 
         if indexFiles > 0 { try await indexingSpeed(files: indexFiles) }
     }

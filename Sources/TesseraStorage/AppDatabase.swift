@@ -74,11 +74,11 @@ public final class AppDatabase: Sendable {
             }
             // Full-text search over the words people look for; its rowid is libraryPhoto's. GRDB's FTS5 API may
             // be compiled out for the system SQLite, so raw SQL. remove_diacritics 2: "cafe" finds "Café".
-            // Prefix indexes of 2 to 4 letters: "sun*" reads one list instead of merging sun, sunset, sunny...
+            // Prefix indexes of 2 to 6 letters: "sun*" reads one list instead of merging sun, sunset, sunny...
             try db.execute(
                 sql: """
                     CREATE VIRTUAL TABLE libraryPhotoSearch USING fts5(
-                        title, caption, keywords, tags, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4');
+                        title, caption, keywords, tags, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4 5 6');
                     INSERT INTO libraryPhotoSearch(libraryPhotoSearch, rank) VALUES('rank', 'bm25(4.0, 1.0, 3.0, 2.0)');
                     """)
         }

@@ -48,9 +48,9 @@ public struct LibraryIndexer: Sendable {
         run.summary.unchanged = listing.files.count - toRead.count
         onEvent(.listed(files: listing.files.count, toRead: toRead.count))
 
-        try await read(toRead, root: root, known: known, into: &run)
+        let read = try await read(toRead, root: root, known: known, into: &run)
         run.summary.elapsed = ContinuousClock.now - started
-        if Task.isCancelled { run.summary.interrupted = true }
+        run.summary.interrupted = read < toRead.count
         return run.summary
     }
 
@@ -63,13 +63,14 @@ public struct LibraryIndexer: Sendable {
 
     // MARK: - Reading
 
-    /// Reads `files` at most `concurrency` at a time, saving every `batchSize` photos (and at least once a second).
+    /// Reads `files` at most `concurrency` at a time, saving every `batchSize` photos (and at least once a
+    /// second); returns how many were read before the task was cancelled (all of them if it was not).
     private func read(
         _ files: [FoundFile], root: String, known: [String: FileStamp], into run: inout Run
-    ) async throws(LibraryError) {
+    ) async throws(LibraryError) -> Int {
         guard !files.isEmpty else {
             run.onEvent(.progress(IndexProgress(done: 0, total: 0, elapsed: .zero)))
-            return
+            return 0
         }
         let workers = BlockingWorkers(count: min(concurrency, files.count), label: "tessera.library.read")
         let reader = self.reader
@@ -79,6 +80,7 @@ public struct LibraryIndexer: Sendable {
         var lastSave = started
         var lastReport = started
         var failure: LibraryError?
+        var done = 0
 
         await withTaskGroup(of: (Int, PhotoReader.Outcome).self) { group in
             var next = 0
@@ -88,7 +90,6 @@ public struct LibraryIndexer: Sendable {
                 group.addTask { (slot, await workers.run(slot: slot) { reader.read(file, root: root, now: now) }) }
             }
             for slot in 0..<workers.count { start(slot: slot) }
-            var done = 0
             while let (slot, outcome) = await group.next() {
                 done += 1
                 run.summary.filesRead += 1
@@ -124,6 +125,7 @@ public struct LibraryIndexer: Sendable {
             try await store.update(root: root, saving: batch.photos, removing: batch.dropped)
         }
         run.summary.removed += batch.dropped.count
+        return done
     }
 
     /// Runs a store call in a task of its own, so a cancelled run still saves what it has done (GRDB refuses
