@@ -44,6 +44,8 @@ struct SearchOverhead: AsyncParsableCommand {
         var environment = server.environment
         environment["TESSERA_DATA"] = data.path
         environment["TESSERA_PORT"] = "0"
+        // The five services only: the sample photos would add a local section the goal is not about.
+        environment["TESSERA_SAMPLES"] = "none"
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let app = buildApplication(
