@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import NIOPosix
@@ -104,14 +103,7 @@ public final class DiskImageCache: Sendable {
     public var count: Int { files.withLock { $0.count } }
 
     static func name(for key: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(key.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        KeyHash.hex(key)
     }
 
     static func path(for name: String, in directory: URL) -> URL {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import NIOCore
@@ -163,14 +162,7 @@ public final class ImageProxy: Sendable {
 
     /// A strong tag per representation: the same key always renders to the same bytes.
     static func etag(for key: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in SHA256.hash(data: Data(key.utf8)).prefix(16) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        text.append(UInt8(ascii: "\""))
-        return String(decoding: text, as: UTF8.self)
+        "\"" + KeyHash.hex(key, bytes: 16) + "\""
     }
 
     private static func variant(_ name: String) throws(ImageProxyError) -> ImageVariant {

@@ -64,13 +64,11 @@ public struct AppEnvironment: Sendable {
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             resolveLocal: { reference throws(ImageProxyError) in
-                do {
+                do throws(LocalFileError) {
                     return try LocalFile.resolve(reference, roots: roots).path
-                } catch let error as LocalFileError {
+                } catch {
                     let status = if case .missing = error { 404 } else { 403 }
                     throw ImageProxyError(status: status, code: error.code, message: error.description)
-                } catch {
-                    throw ImageProxyError(status: 403, code: "outside_library", message: "\(error)")
                 }
             }, logger: logger)
         return AppEnvironment(
