@@ -132,7 +132,6 @@ let package = Package(
                 "TesseraLibrary",
                 "TesseraTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

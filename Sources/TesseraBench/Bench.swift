@@ -142,6 +142,27 @@ func percentile(_ values: [Duration], _ fraction: Double) -> Duration {
     return sorted[index]
 }
 
+/// Runs a program to its end without holding a thread of Swift's pool; returns its exit status.
+/// `onStart` runs once the program is running (to start sampling beside it).
+func runProgram(
+    _ path: String, _ arguments: [String], standardOutput: FileHandle = .nullDevice,
+    onStart: @escaping @Sendable () -> Void = {}
+) async throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = standardOutput
+    return try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do {
+            try process.run()
+            onStart()
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+}
+
 func ms(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     return String(format: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)

@@ -1,10 +1,10 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
-import Hummingbird
 import Logging
 import TesseraCore
 import TesseraServer
+import TesseraTestSupport
 
 /// Cached `thumb` requests per second from Tessera's image proxy next to nginx serving the same bytes
 /// from disk, both under the same wrk load in the same run; and the server's memory meanwhile.
@@ -36,20 +36,11 @@ struct ProxyThroughput: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: work) }
 
         // The photo's origin: a plain HTTP server on loopback, trusted by the proxy as a source override is.
-        let originPort = PortBox()
-        let originRouter = Router()
-        originRouter.get("/photo.jpg") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "image/jpeg"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: photoBytes)))
-        }
+        let origin = try await ImageOrigin.start()
+        origin.serve("/photo.jpg", [UInt8](photoBytes), contentType: "image/jpeg")
+        let photoURL = origin.url("/photo.jpg")
         var quiet = Logger(label: "bench")
         quiet.logLevel = .error
-        let origin = Application(
-            router: originRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { await originPort.set($0.localAddress?.port ?? 0) }, logger: quiet)
-        let originTask = Task { try await origin.runService(gracefulShutdownSignals: []) }
-        let photoURL = "http://127.0.0.1:\(await originPort.wait())/photo.jpg"
 
         let memoryCap = 256
         let environment = try await AppEnvironment.live(
@@ -86,7 +77,7 @@ struct ProxyThroughput: AsyncParsableCommand {
             seconds: seconds, while: nil)
         nginx.stop()
         appTask.cancel()
-        originTask.cancel()
+        await origin.stop()
 
         let ratio = ours.requestsPerSecond / reference.requestsPerSecond
         print(
@@ -208,15 +199,9 @@ enum Wrk {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", url]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-            if let sampler { sampler.start() }
-        }
+        let status = try await runProgram(
+            "/usr/bin/wrk", ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", url],
+            standardOutput: try FileHandle(forWritingTo: output), onStart: { sampler?.start() })
         sampler?.stop()
         let text = try String(contentsOf: output, encoding: .utf8)
         guard status == 0, let rps = value(after: "Requests/sec:", in: text).flatMap(Double.init) else {

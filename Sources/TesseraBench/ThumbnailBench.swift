@@ -76,7 +76,7 @@ struct ThumbnailBench: AsyncParsableCommand {
             (
                 "vipsthumbnail -s \(size) (reference)",
                 { out in
-                    try launch(
+                    try await launch(
                         "/usr/bin/vipsthumbnail",
                         ["-s", "\(size)", "-o", "\(out.path)/%s.jpg[Q=\(processor.jpegQuality),optimize_coding,strip]"]
                             + paths)
@@ -86,7 +86,7 @@ struct ThumbnailBench: AsyncParsableCommand {
             (
                 "ImageMagick mogrify -thumbnail \(size)x\(size)",
                 { out in
-                    try launch("/usr/bin/mogrify", ["-path", out.path, "-thumbnail", "\(size)x\(size)"] + paths)
+                    try await launch("/usr/bin/mogrify", ["-path", out.path, "-thumbnail", "\(size)x\(size)"] + paths)
                 }
             ),
         ]
@@ -147,16 +147,9 @@ struct ThumbnailBench: AsyncParsableCommand {
     }
 
     /// Runs a program and waits for it; its output is discarded, a failure is an error.
-    private func launch(_ program: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("\(program) exited with status \(process.terminationStatus)")
-        }
+    private func launch(_ program: String, _ arguments: [String]) async throws {
+        let status = try await runProgram(program, arguments)
+        guard status == 0 else { throw ValidationError("\(program) exited with status \(status)") }
     }
 
     /// JPEG and PNG files under `folder`, sorted; none when it does not exist.

@@ -1,6 +1,5 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 
@@ -76,24 +75,7 @@ public final class ImageOrigin: Sendable {
         let router = Router()
         router.get("**") { request, _ in await routes.respond(to: request, stopping: stopping) }
         router.get("/") { request, _ in await routes.respond(to: request, stopping: stopping) }
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "image-origin")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "image-origin"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var port = 0
-        for await value in portStream { port = value }
-        guard port > 0 else {
-            task.cancel()
-            throw StandInError.didNotStart
-        }
+        let (port, task) = try await startLoopbackServer(router, name: "image-origin")
         return ImageOrigin(port: port, task: task, stopping: stopping, routes: routes)
     }
 

@@ -1,5 +1,4 @@
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 
@@ -44,24 +43,7 @@ public final class StandInServer: Sendable {
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: StandInImage.jpeg)))
             }
         }
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "standin")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "standin"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var port = 0
-        for await value in portStream { port = value }
-        guard port > 0 else {
-            task.cancel()
-            throw StandInError.didNotStart
-        }
+        let (port, task) = try await startLoopbackServer(router, name: "standin")
         return StandInServer(port: port, providers: providers, task: task, stopping: stopping, images: images)
     }
 

@@ -1,0 +1,28 @@
+import Hummingbird
+import Logging
+
+/// Runs `router` on 127.0.0.1 at a free port and returns once it accepts connections: how every
+/// stand-in in this module starts. Cancel the returned task to stop the server.
+func startLoopbackServer(
+    _ router: Router<BasicRequestContext>, name: String
+) async throws -> (port: Int, task: Task<Void, any Error>) {
+    let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    var logger = Logger(label: name)
+    logger.logLevel = .critical
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: name),
+        onServerRunning: { channel in
+            portContinuation.yield(channel.localAddress?.port ?? 0)
+            portContinuation.finish()
+        },
+        logger: logger)
+    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+    var port = 0
+    for await value in portStream { port = value }
+    guard port > 0 else {
+        task.cancel()
+        throw StandInError.didNotStart
+    }
+    return (port, task)
+}
