@@ -68,6 +68,18 @@ final class TestImage {
     func avif() -> Data { save { tessera_fixture_heifsave(pointer, $0, $1, VIPS_FOREIGN_HEIF_COMPRESSION_AV1) } }
     func heic() -> Data { save { tessera_fixture_heifsave(pointer, $0, $1, VIPS_FOREIGN_HEIF_COMPRESSION_HEVC) } }
 
+    /// The image saved in `format`.
+    func encoded(as format: ImageFormat) -> Data {
+        switch format {
+        case .jpeg: jpeg()
+        case .png: png()
+        case .gif: gif()
+        case .webp: webp()
+        case .avif: avif()
+        case .heic: heic()
+        }
+    }
+
     private func save(
         _ saver: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
     ) -> Data {

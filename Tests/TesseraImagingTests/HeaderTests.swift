@@ -9,15 +9,7 @@ struct HeaderTests {
     @Test("Every format's size is read", arguments: ImageFormat.allCases)
     func everyFormat(format: ImageFormat) throws {
         let image = try TestImage.photo(width: 120, height: 80)
-        let data: Data =
-            switch format {
-            case .jpeg: image.jpeg()
-            case .png: image.png()
-            case .gif: image.gif()
-            case .webp: image.webp()
-            case .avif: image.avif()
-            case .heic: image.heic()
-            }
+        let data = image.encoded(as: format)
         #expect(try processor.header(of: data) == ImageHeader(format: format, width: 120, height: 80))
     }
 

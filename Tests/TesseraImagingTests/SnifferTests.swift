@@ -7,15 +7,7 @@ struct SnifferTests {
     @Test("Images libvips wrote are recognised", arguments: ImageFormat.allCases)
     func realImages(format: ImageFormat) throws {
         let image = try TestImage.photo(width: 64, height: 48)
-        let data: Data =
-            switch format {
-            case .jpeg: image.jpeg()
-            case .png: image.png()
-            case .gif: image.gif()
-            case .webp: image.webp()
-            case .avif: image.avif()
-            case .heic: image.heic()
-            }
+        let data = image.encoded(as: format)
         #expect(ImageSniffer.format(of: data) == format)
         #expect(ImageSniffer.format(of: data.prefix(ImageSniffer.prefixLength)) == format)
     }

@@ -32,15 +32,7 @@ struct ThumbnailTests {
     @Test("Every format reads into a thumbnail", arguments: ImageFormat.allCases)
     func everyFormat(format: ImageFormat) async throws {
         let image = try TestImage.photo(width: 600, height: 300)
-        let data: Data =
-            switch format {
-            case .jpeg: image.jpeg()
-            case .png: image.png()
-            case .gif: image.gif()
-            case .webp: image.webp()
-            case .avif: image.avif()
-            case .heic: image.heic()
-            }
+        let data = image.encoded(as: format)
         let thumbnail = try await processor.thumbnail(of: data, maxSide: 200, allowWebP: false)
         #expect((thumbnail.width, thumbnail.height) == (200, 100))
     }
