@@ -174,5 +174,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Browser tests of the web UI: headless Chromium driven by chromedriver over W3C WebDriver.
+        .testTarget(
+            name: "TesseraWebTests",
+            dependencies: [
+                "TesseraServer", "TesseraTestSupport", "TesseraCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
     ]
 )

@@ -1,0 +1,115 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// A chromedriver child process on a free loopback port, and the one HTTP client that talks to it.
+/// Start one per suite with the `.chromedriver` trait; each `Browser` is a session on it.
+final class Chromedriver: Sendable {
+    static let binary = "/usr/bin/chromedriver"
+
+    /// The driver of the running suite, set by the `.chromedriver` trait.
+    @TaskLocal static var current: Chromedriver?
+
+    let port: Int
+    private let process: Process
+    private let http = HTTPClient(eventLoopGroupProvider: .singleton)
+
+    private init(port: Int, process: Process) {
+        self.port = port
+        self.process = process
+    }
+
+    /// Launches chromedriver and returns once `GET /status` says it is ready for sessions.
+    static func start(timeout: Duration = .seconds(15)) async throws -> Chromedriver {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw WebDriverError.notInstalled(package: "chromium-driver", path: binary)
+        }
+        let port = try freeLoopbackPort()
+        let process = Process()
+        process.executableURL = URL(filePath: binary)
+        process.arguments = ["--port=\(port)"]
+        // Its banner and Chromium's chatter would bury the test output; failures come back as W3C errors.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let driver = Chromedriver(port: port, process: process)
+        do {
+            try await poll("chromedriver on port \(port) to be ready", timeout: timeout, every: .milliseconds(100)) {
+                guard process.isRunning else {
+                    throw WebDriverError.driverExited(port: port, status: process.terminationStatus)
+                }
+                // Refused connections are expected until it listens.
+                let status = try? await driver.send(.GET, "/status", nil, timeout: .seconds(1))
+                return status?["ready"]?.bool == true ? () : nil
+            }
+        } catch {
+            await driver.stop()
+            throw error
+        }
+        return driver
+    }
+
+    /// Ends the driver process, and with it any session still open, then the HTTP client.
+    func stop() async {
+        // `/shutdown` rather than `process.terminate()`: the child inherits the signal mask of the Swift
+        // concurrency thread that spawned it, which blocks SIGTERM, so chromedriver would never see it.
+        _ = try? await send(.GET, "/shutdown", nil, timeout: .seconds(5))
+        _ = try? await poll("chromedriver to exit", timeout: .seconds(2)) { process.isRunning ? nil : () }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? await http.shutdown()
+    }
+
+    // MARK: - Commands
+
+    func get(_ path: String) async throws -> JSONValue { try await send(.GET, path, nil) }
+    func post(_ path: String, _ body: JSONValue = [:]) async throws -> JSONValue { try await send(.POST, path, body) }
+    func delete(_ path: String) async throws -> JSONValue { try await send(.DELETE, path, nil) }
+
+    private enum Method: String { case GET, POST, DELETE }
+
+    /// Sends one command and returns the `value` of its answer, or throws the W3C error it carries.
+    private func send(
+        _ method: Method, _ path: String, _ body: JSONValue?, timeout: TimeAmount = .seconds(60)
+    ) async throws -> JSONValue {
+        struct Answer: Decodable { let value: JSONValue }
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .init(rawValue: method.rawValue)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            request.body = .bytes(try JSONEncoder().encode(body))
+        }
+        let response = try await http.execute(request, timeout: timeout)
+        // Screenshots arrive inside the JSON as base64, so the cap is generous.
+        let bytes = Data(try await response.body.collect(upTo: 64 << 20).readableBytesView)
+        let label = "\(method.rawValue) \(path)"
+        guard let value = try? JSONDecoder().decode(Answer.self, from: bytes).value else {
+            throw WebDriverError.unexpectedResponse(
+                request: label, status: response.status.code, body: String(decoding: bytes, as: UTF8.self))
+        }
+        if let code = value["error"]?.string {
+            // Chromedriver appends "(Session info: chrome=…)" to every message; the version says nothing here.
+            let message = value["message"]?.string ?? ""
+            throw WebDriverError.command(
+                code: code, message: message.components(separatedBy: "\n  (Session info:")[0], request: label)
+        }
+        return value
+    }
+}
+
+/// A loopback port nobody listens on now: bind to port 0 and ask which one the kernel chose.
+private func freeLoopbackPort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+        }
+    }
+    guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EADDRINUSE) }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

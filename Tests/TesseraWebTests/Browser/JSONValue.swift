@@ -1,0 +1,81 @@
+import Foundation
+
+/// Any JSON value: what WebDriver commands take and return, and what page scripts hand back.
+enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(_ value: Int) { self = .number(Double(value)) }
+
+    var string: String? { if case .string(let value) = self { value } else { nil } }
+    var double: Double? { if case .number(let value) = self { value } else { nil } }
+    var int: Int? { double.flatMap { Int(exactly: $0) } }
+    var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    var isNull: Bool { self == .null }
+
+    /// The member `key` of an object; nil for a missing key or a value that is not an object.
+    subscript(key: String) -> JSONValue? { object?[key] }
+}
+
+extension JSONValue: Codable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        // Whole numbers go out without a fraction: chromedriver refuses `500.0` where it wants an integer.
+        case .number(let value):
+            if let whole = Int(exactly: value) { try container.encode(whole) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+/// Compact JSON, so that failed expectations and error messages show what a script returned.
+extension JSONValue: CustomStringConvertible {
+    var description: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "(not JSON)"
+    }
+}
+
+extension JSONValue:
+    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    init(nilLiteral: ()) { self = .null }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(integerLiteral value: Int) { self = .number(Double(value)) }
+    init(floatLiteral value: Double) { self = .number(value) }
+    init(stringLiteral value: String) { self = .string(value) }
+    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements) { _, last in last })
+    }
+}
