@@ -10,7 +10,9 @@ import TesseraTestSupport
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench", abstract: "Tessera's benchmarks.",
-        subcommands: [SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self],
+        subcommands: [
+            SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self, StandInsCommand.self,
+        ],
         defaultSubcommand: SearchOverhead.self)
 }
 

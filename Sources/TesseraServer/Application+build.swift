@@ -12,11 +12,21 @@ public func buildApplication(
     _ environment: AppEnvironment, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = buildRouter(environment)
+    let serverName = "Tessera"
+    let token = environment.configuration.token.map(AccessToken.init)
+    let date = HTTPDate()
+    let proxy = environment.imageProxy
     return Application(
         router: router,
+        // Cached images are answered in the connection's pipeline, ahead of the router (see ImageHitHandler).
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    ImageHitHandler(proxy: proxy, token: token, date: date, serverName: serverName)
+                ])),
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
-            serverName: "Tessera"),
+            serverName: serverName),
         services: [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
         logger: environment.logger)
@@ -27,12 +37,13 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestCon
     let router = Router()
     router.add(middleware: APIErrorMiddleware(logger: environment.logger))
     if let token = environment.configuration.token {
-        router.add(middleware: TokenMiddleware(token: token))
+        router.add(middleware: TokenMiddleware(token: AccessToken(token: token)))
     }
     MetaController(search: environment.search).addRoutes(to: router)
     SearchController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
+    WebController(assets: environment.webAssets).addRoutes(to: router)
     return router
 }
 

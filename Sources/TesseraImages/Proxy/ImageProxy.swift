@@ -47,7 +47,7 @@ public final class ImageProxy: Sendable {
         let mode = Self.mode(variant, acceptsWebP: acceptsWebP)
         // The memory key holds the signature, so only paths that were verified once ever get in, and a hit
         // needs no HMAC.
-        let memoryKey = "\(mode)/\(variant.rawValue)/\(signature)/\(encodedURL)"
+        let memoryKey = Self.memoryKey(mode, variant, signature, encodedURL)
         if let hit = memory.get(memoryKey) { return hit }
         let reference = try verified(variant, signature, encodedURL)
         let key = Self.cacheKey(variant, mode: mode, reference: reference)
@@ -63,6 +63,17 @@ public final class ImageProxy: Sendable {
         }
         memory.put(image, for: memoryKey)
         return image
+    }
+
+    /// The image for a signed path if the memory cache holds it, without waiting or verifying (a path only
+    /// gets into the cache after its signature checked out). `nil` for anything else, including bad paths:
+    /// the caller then takes the full route, which reports the error.
+    public func cachedImage(variant variantName: String, signature: String, encodedURL: String, acceptsWebP: Bool)
+        -> ServedImage?
+    {
+        guard let variant = ImageVariant(rawValue: variantName) else { return nil }
+        let mode = Self.mode(variant, acceptsWebP: acceptsWebP)
+        return memory.get(Self.memoryKey(mode, variant, signature, encodedURL))
     }
 
     /// The entity tag the image for this path has, without producing it, so `If-None-Match` can be
@@ -154,6 +165,12 @@ public final class ImageProxy: Sendable {
     /// How the answer is encoded: `o` the original bytes, `w` JPEG or WebP (smaller wins), `j` JPEG only.
     static func mode(_ variant: ImageVariant, acceptsWebP: Bool) -> String {
         variant == .original ? "o" : acceptsWebP ? webPMode : "j"
+    }
+
+    static func memoryKey(_ mode: String, _ variant: ImageVariant, _ signature: String, _ encodedURL: String)
+        -> String
+    {
+        "\(mode)/\(variant.rawValue)/\(signature)/\(encodedURL)"
     }
 
     static func cacheKey(_ variant: ImageVariant, mode: String, reference: String) -> String {

@@ -25,6 +25,7 @@ public struct AppEnvironment: Sendable {
     public let library: LibraryStore
     public let libraryIndexer: LibraryIndexer
     public let responseCache: ResponseCacheStore
+    public let webAssets: WebAssets
     public let logger: Logger
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
@@ -76,7 +77,7 @@ public struct AppEnvironment: Sendable {
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             library: library, libraryIndexer: LibraryIndexer(store: library, processor: processor),
-            responseCache: cache, logger: logger)
+            responseCache: cache, webAssets: try WebAssets.bundled(), logger: logger)
     }
 
     /// Writes what is still queued for the response cache and closes the HTTP client's connections.

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -31,13 +32,13 @@ struct ImagesController<Context: RequestContext> {
             if let tags = request.headers[.ifNoneMatch] {
                 let etag = try proxy.etag(
                     variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
-                if Self.matches(tags, etag) {
-                    return Response(status: .notModified, headers: headers(etag: etag, variant: variant))
+                if ImageResponse.matches(tags, etag) {
+                    return Response(status: .notModified, headers: ImageResponse.headers(etag: etag, variant: variant))
                 }
             }
             let image = try await proxy.image(
                 variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
-            var headers = headers(etag: image.etag, variant: variant)
+            var headers = ImageResponse.headers(etag: image.etag, variant: variant)
             headers[.contentType] = image.contentType
             headers[.contentLength] = String(image.body.readableBytes)
             return Response(
@@ -48,8 +49,11 @@ struct ImagesController<Context: RequestContext> {
                 status: HTTPResponse.Status(code: error.status), code: error.code, message: error.message)
         }
     }
+}
 
-    private func headers(etag: String, variant: String) -> HTTPFields {
+/// The headers of an image answer, the same whether the router or the fast path answers.
+enum ImageResponse {
+    static func headers(etag: String, variant: String) -> HTTPFields {
         var headers: HTTPFields = [
             .eTag: etag,
             .cacheControl: "public, max-age=31536000, immutable",

@@ -4,7 +4,7 @@ import Hummingbird
 /// When `TESSERA_TOKEN` is set, every request but `/api/health` needs it, as `Authorization: Bearer <token>`
 /// or the `tessera_token` cookie (set by visiting `/login?token=<token>` once).
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String
+    let token: AccessToken
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -12,18 +12,19 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         if path == "/api/health" { return try await next(request, context) }
         if path == "/login" {
-            guard request.uri.queryParameters.get("token").map(matches) == true else { throw unauthorized }
+            guard request.uri.queryParameters.get("token").map(token.matches) == true else { throw unauthorized }
             var response = Response(status: .seeOther, headers: [.location: "/"])
             response.setCookie(
-                Cookie(name: "tessera_token", value: token, path: "/", secure: false, httpOnly: true, sameSite: .strict)
+                Cookie(
+                    name: AccessToken.cookieName, value: token.token, path: "/", secure: false, httpOnly: true,
+                    sameSite: .strict)
             )
             return response
         }
-        let bearer = request.headers[.authorization].flatMap { value -> String? in
-            value.hasPrefix("Bearer ") ? String(value.dropFirst(7)) : nil
+        let cookies = request.headers[values: .cookie].joined(separator: "; ")
+        guard token.admits(authorization: request.headers[.authorization], cookieHeader: cookies) else {
+            throw unauthorized
         }
-        let cookie = request.cookies["tessera_token"]?.value
-        guard bearer.map(matches) == true || cookie.map(matches) == true else { throw unauthorized }
         return try await next(request, context)
     }
 
@@ -35,13 +36,5 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
         )
         error.headers[.wwwAuthenticate] = "Bearer"
         return error
-    }
-
-    /// Compares in constant time, so response timing does not reveal the token.
-    private func matches(_ candidate: String) -> Bool {
-        let a = Array(candidate.utf8)
-        let b = Array(token.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

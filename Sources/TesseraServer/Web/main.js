@@ -1,0 +1,154 @@
+// Tessera's web app: wires the search form, results and detail view to the address bar.
+import * as api from './api.js';
+import { $, h, isTyping } from './dom.js';
+import * as router from './router.js';
+import { Catalog } from './catalog.js';
+import { Results } from './results.js';
+import { Detail } from './detail.js';
+import { enableGridKeys } from './keyboard.js';
+import { watchImages } from './tiles.js';
+
+const MAX_QUERY = 100;
+
+const form = $('#search-form');
+const queryField = $('#q');
+const scopePicker = $('#scope');
+const queryMessage = $('#query-message');
+
+let catalog = new Catalog();
+let results;
+let detail;
+
+async function start() {
+  try {
+    catalog = new Catalog(await api.sources());
+  } catch (error) {
+    showQueryMessage(error.message);
+  }
+  fillScopes();
+  results = new Results(catalog);
+  results.onTagChange = (tag) => {
+    const route = router.current();
+    if (route.view === 'search') router.note(router.searchURL({ ...route, tag }));
+  };
+  detail = new Detail(catalog, { onClose: closeDetail });
+  watchImages($('#results'));
+  enableGridKeys($('#results'));
+  router.onRoute(render);
+  render(router.current());
+  document.documentElement.dataset.ready = 'true';
+}
+
+function fillScopes() {
+  const options = [h('option', { value: 'all' }, 'All')];
+  for (const section of catalog.sections) {
+    const label = section.enabled ? section.title : `${section.title} (${section.reason ?? 'disabled'})`;
+    options.push(h('option', { value: section.id, disabled: !section.enabled, title: section.reason }, label));
+  }
+  scopePicker.replaceChildren(...options);
+}
+
+/** Draws what the address names; results already on screen for the same search are kept as they are. */
+function render(route) {
+  if (route.view === 'item') {
+    const loaded = results.items.get(`${route.source}:${route.id}`);
+    if (loaded) detail.show(loaded);
+    else detail.load(route.source, route.id);
+    return;
+  }
+  const focus = detail.close();
+  if (route.view === 'search' && valid(route.q) && catalog.isScope(route.scope)) {
+    queryField.value = route.q;
+    scopePicker.value = route.scope;
+    hideQueryMessage();
+    $('#home').hidden = true;
+    $('#results-view').hidden = false;
+    if (results.shows(route)) {
+      if (route.tag !== results.filter.tag) results.filter.set(route.tag);
+      focus?.focus?.({ preventScroll: true });
+    } else {
+      results.start(route);
+    }
+    return;
+  }
+  if (route.view === 'search') showQueryMessage(catalog.isScope(route.scope) ? lengthMessage(route.q) : `“${route.scope}” is not something Tessera can search.`);
+  results.stop();
+  $('#home').hidden = false;
+  $('#results-view').hidden = true;
+  document.title = 'Tessera';
+}
+
+function closeDetail() {
+  // Opened from the results: going back returns to them as they were. Opened from a link: go home.
+  if (history.state?.fromResults) history.back();
+  else router.go('/', { replace: true });
+}
+
+function valid(query) {
+  const length = query.trim().length;
+  return length >= 1 && length <= MAX_QUERY;
+}
+
+function lengthMessage(query) {
+  return query.trim().length === 0 ? 'Type something to search for.' : `Searches are at most ${MAX_QUERY} characters; this one has ${query.trim().length}.`;
+}
+
+function showQueryMessage(message) {
+  queryMessage.textContent = message;
+  queryMessage.hidden = false;
+  queryField.setAttribute('aria-invalid', 'true');
+}
+
+function hideQueryMessage() {
+  queryMessage.hidden = true;
+  queryField.removeAttribute('aria-invalid');
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const q = queryField.value.trim();
+  if (!valid(q)) {
+    showQueryMessage(lengthMessage(q));
+    queryField.focus();
+    return;
+  }
+  hideQueryMessage();
+  queryField.blur();
+  router.go(router.searchURL({ q, scope: scopePicker.value }));
+});
+queryField.addEventListener('input', () => { if (valid(queryField.value)) hideQueryMessage(); });
+
+scopePicker.addEventListener('change', () => {
+  const q = queryField.value.trim();
+  if (valid(q)) router.go(router.searchURL({ q, scope: scopePicker.value }));
+});
+
+// A result opens in the detail view over the results, which stay as they are underneath.
+document.addEventListener('click', (event) => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target.closest?.('a[data-item]');
+  if (!link) return;
+  const item = results.items.get(link.dataset.item);
+  if (!item) return;
+  event.preventDefault();
+  router.go(router.itemURL(item), { state: { fromResults: true } });
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.key === '/' && !isTyping(event) && !event.ctrlKey && !event.metaKey && !document.querySelector('dialog[open]')) {
+    event.preventDefault();
+    if (detail.isOpen) closeDetail();
+    queryField.focus();
+    queryField.select();
+  } else if (event.key === 'Escape' && detail.isOpen && !document.querySelector('dialog[open]') && !event.defaultPrevented) {
+    closeDetail();
+  }
+});
+
+const offline = $('#offline');
+const showConnection = () => { offline.hidden = navigator.onLine; };
+addEventListener('online', showConnection);
+addEventListener('offline', showConnection);
+showConnection();
+
+start();

@@ -1,0 +1,67 @@
+// Every state of the app is an address: `/`, `/search?q=&scope=&tag=`, `/item/{source}/{id}`. Links inside
+// the app change the address with the History API and the app renders what the address says, so reload,
+// back, forward and shared links all land in the same place.
+
+const listeners = new Set();
+
+export function onRoute(listener) {
+  listeners.add(listener);
+}
+
+/** The route the current address names. */
+export function current() {
+  const { pathname, searchParams } = new URL(location.href);
+  const itemMatch = pathname.match(/^\/item\/([^/]+)\/(.+)$/);
+  if (itemMatch) {
+    return { view: 'item', source: decodeURIComponent(itemMatch[1]), id: decodeURIComponent(itemMatch[2]) };
+  }
+  if (pathname === '/search') {
+    return {
+      view: 'search',
+      q: searchParams.get('q') ?? '',
+      scope: searchParams.get('scope') || 'all',
+      tag: searchParams.get('tag') ?? '',
+    };
+  }
+  return { view: 'home' };
+}
+
+export function go(url, { replace = false, state = null } = {}) {
+  history[replace ? 'replaceState' : 'pushState'](state, '', url);
+  notify();
+}
+
+/** Changes the address without rendering again (for state the page already shows, like the tag filter). */
+export function note(url) {
+  history.replaceState(history.state, '', url);
+}
+
+export function searchURL({ q, scope, tag }) {
+  const params = new URLSearchParams({ q, scope });
+  if (tag) params.set('tag', tag);
+  return `/search?${params}`;
+}
+
+export function nativeID(item) {
+  return item.id.slice(item.id.indexOf(':') + 1);
+}
+
+export function itemURL(item) {
+  return `/item/${encodeURIComponent(item.source)}/${encodeURIComponent(nativeID(item))}`;
+}
+
+function notify() {
+  const route = current();
+  for (const listener of listeners) listener(route);
+}
+
+addEventListener('popstate', notify);
+
+// Plain clicks on links to the app's own pages stay in the page; modified clicks open tabs as usual.
+document.addEventListener('click', (event) => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target.closest?.('a[data-nav]');
+  if (!link || link.origin !== location.origin) return;
+  event.preventDefault();
+  go(link.pathname + link.search);
+});

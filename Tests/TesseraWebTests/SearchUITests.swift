@@ -1,0 +1,260 @@
+import Foundation
+import TesseraTestSupport
+import Testing
+
+/// The search screen and results in headless Chromium, against the real server and stand-in providers.
+@Suite("Search and results in a browser", .chromedriver, .serialized)
+struct SearchUITests {
+    @Test func aSearchShowsTwentyTilesAndScrollingLoadsEachPageOnce() async throws {
+        try await WebApp.run { app in
+            try await withBrowser(width: 390, height: 844, mobile: true) { browser in
+                try await browser.open(app, "/")
+                let field = try await browser.waitFor("input[role=searchbox][aria-label=Search]")
+                try await browser.execute("document.querySelector('#scope').value = 'pixabay'")
+                try await field.sendKeys("fox" + Key.enter)
+                try await browser.waitForTiles(atLeast: 20)
+                #expect(try await browser.currentURL == app.url("/search?q=fox&scope=pixabay"))
+                let firstPage = app.standIns.pixabay.state.requests.filter { $0["q"] == "fox" }
+                #expect(firstPage.first?["page"] == "1")
+
+                // Scroll to the end until all 45 results are there: pages 2 and 3 come as the end nears.
+                try await browser.waitUntil("all 45 results after scrolling", timeout: .seconds(20)) {
+                    try await browser.execute("window.scrollTo(0, document.body.scrollHeight)")
+                    return try await browser.tileCount() == 45
+                }
+                try await browser.waitUntil("the end of results") { try await !browser.isHidden("#end") }
+                #expect(try await browser.text(of: "#end").contains("End of results"))
+                let pages = app.standIns.pixabay.state.requests.filter { $0["q"] == "fox" }.compactMap { $0["page"] }
+                #expect(pages == ["1", "2", "3"], "each page asked for once, in order")
+                let ids = try await browser.execute(
+                    "return [...document.querySelectorAll('#results .tile')].map(t => t.dataset.id)", as: [String].self)
+                #expect(Set(ids).count == ids.count, "no tile twice")
+                #expect(try await browser.isHidden("#load-more"), "nothing more to load")
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func allShowsSectionsInTheFixedOrderWhateverOrderTheyArriveIn() async throws {
+        try await WebApp.run(configure: { standIns in
+            standIns.flickr.state.setDelay(.milliseconds(1500), forQuery: "mix")
+            standIns.openverse.state.setBehavior(.serverError, forQuery: "mix")
+        }) { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=mix&scope=all")
+                // Pixabay answers at once, Flickr stalls: Pixabay's strip is filled while Flickr's waits in place.
+                try await browser.waitUntil("Pixabay's section to arrive") {
+                    try await browser.sections().first { $0.id == "pixabay" }?.pending == false
+                }
+                let early = try await browser.sections()
+                #expect(early.first { $0.id == "flickr" }?.pending == true, "Flickr is still on its way")
+                try await browser.waitUntil("Flickr's section to arrive", timeout: .seconds(10)) {
+                    try await browser.sections().allSatisfy { !$0.pending }
+                }
+                let order = try await browser.sections().map(\.id)
+                #expect(order == ["pixabay", "flickr", "wikimedia", "movies", "music", "apps", "books"])
+                #expect(
+                    early.map(\.id).filter { order.contains($0) } == order,
+                    "what was on screen before Flickr arrived kept its order")
+
+                let headers = try await browser.execute(
+                    "return [...document.querySelectorAll('#results section h2')].map(h => h.textContent)",
+                    as: [String].self)
+                #expect(headers == ["Pixabay", "Flickr", "Wikimedia Commons", "Movies", "Music", "Apps", "Books"])
+                #expect(try await browser.findAll("#results section a[href^='/search?q=mix&scope=']").count == 7)
+                let banner = try await browser.text(of: "#banners .banner")
+                #expect(banner.contains("Openverse"), "the failed source is named: \(banner)")
+                #expect(try await browser.find("#results section[data-section=openverse]") == nil)
+
+                try await browser.saveScreenshot(named: "all-sections-1280x800")
+                // "See all" switches to that section's own grid.
+                try await browser.waitFor("#results section[data-section=flickr] .section-head a").click()
+                try await browser.waitForTiles(atLeast: 20)
+                #expect(try await browser.currentURL == app.url("/search?q=mix&scope=flickr"))
+            }
+        }
+    }
+
+    @Test func anAnswerForAQueryTheUserHasLeftIsDropped() async throws {
+        try await WebApp.run(configure: { standIns in
+            standIns.pixabay.state.setDelay(.milliseconds(1500), forQuery: "slow")
+        }) { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=start&scope=pixabay")
+                try await browser.waitForTiles(atLeast: 20)
+                let field = try await browser.waitFor("#q")
+                try await field.clear()
+                try await field.sendKeys("slow" + Key.enter)
+                try await browser.waitUntil("the slow search to reach the provider") {
+                    app.standIns.pixabay.state.requests.contains { $0["q"] == "slow" }
+                }
+                try await field.clear()
+                try await field.sendKeys("quick" + Key.enter)
+                try await browser.waitUntil("the quick results") {
+                    let titles = try await browser.tileTitles()
+                    return titles.count >= 20 && titles.allSatisfy { $0.lowercased().contains("quick") }
+                }
+                // Wait past the slow answer: it must not replace or join what is shown.
+                try await Task.sleep(for: .milliseconds(2000))
+                let titles = try await browser.tileTitles()
+                #expect(titles.count >= 20)
+                #expect(titles.allSatisfy { $0.lowercased().contains("quick") }, "\(titles.prefix(3))")
+                #expect(try await browser.currentURL == app.url("/search?q=quick&scope=pixabay"))
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func theTagFilterAndAllTagsCountTheLoadedItems() async throws {
+        try await WebApp.run(configure: { standIns in standIns.pixabay.state.corpus.set("tagged", total: 20) }) { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=tagged&scope=pixabay")
+                try await browser.waitForTiles(atLeast: 20)
+                try await browser.waitUntil("the end of results") { try await !browser.isHidden("#end") }
+                let filter = try await browser.waitFor("#tag-filter")
+                try await filter.sendKeys("BL")
+                try await browser.waitUntil("7 tiles tagged bl…") {
+                    try await browser.tileCount(visibleOnly: true) == 7
+                }
+                try await filter.sendKeys("ue")
+                #expect(try await browser.tileCount(visibleOnly: true) == 7)
+                #expect(try await browser.currentURL == app.url("/search?q=tagged&scope=pixabay&tag=blue"))
+
+                try await browser.waitFor("#all-tags").click()
+                try await browser.waitUntil("the All tags sheet") {
+                    try await browser.execute("return document.querySelector('#tags-sheet').open").bool == true
+                }
+                let counts = try await browser.execute(
+                    """
+                    return [...document.querySelectorAll('#tags-list button')]
+                      .map(b => b.dataset.tag + ' ' + b.querySelector('.n').textContent)
+                    """, as: [String].self)
+                #expect(counts == ["sample 20", "tagged 20", "blue 7", "red 7", "green 6"])
+                try await browser.waitFor("#tags-list button[data-tag=green]").click()
+                try await browser.waitUntil("6 tiles tagged green") {
+                    try await browser.tileCount(visibleOnly: true) == 6
+                }
+                #expect(try await browser.execute("return document.querySelector('#tags-sheet').open").bool == false)
+                #expect(try await filter.property("value").string == "green")
+                #expect(try await browser.text(of: "#summary").contains("6 tagged “green”"))
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func backAndForwardRestoreSearchesAndLayoutIsRemembered() async throws {
+        try await WebApp.run { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=fox&scope=flickr")
+                try await browser.waitForTiles(atLeast: 20)
+                let field = try await browser.waitFor("#q")
+                try await field.clear()
+                try await field.sendKeys("cat" + Key.enter)
+                try await browser.waitUntil("cat results") { try await browser.tileTitles().first == "cat 1" }
+
+                try await browser.back()
+                try await browser.waitUntil("fox results again") { try await browser.tileTitles().first == "fox 1" }
+                #expect(try await field.property("value").string == "fox")
+                try await browser.forward()
+                try await browser.waitUntil("cat results again") { try await browser.tileTitles().first == "cat 1" }
+                #expect(try await field.property("value").string == "cat")
+
+                // List rows show title, creator, source and size; the choice survives a reload.
+                try await browser.waitFor("#view-list").click()
+                #expect(try await browser.find("#results ul.tiles.list") != nil)
+                let row = try await browser.text(of: "#results .tile .row-text")
+                #expect(
+                    row.contains("cat 1") && row.contains("Creator 0") && row.contains("Flickr") && row.contains("×"))
+                try await browser.saveScreenshot(named: "results-list-1280x800")
+                try await browser.refresh()
+                try await browser.waitForTiles(atLeast: 20)
+                #expect(try await browser.find("#results ul.tiles.list") != nil)
+                #expect(try await browser.waitFor("#view-list").attribute("aria-pressed") == "true")
+                try await browser.waitFor("#view-grid").click()
+                #expect(try await browser.find("#results ul.tiles.list") == nil)
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func theKeyboardReachesEverything() async throws {
+        try await WebApp.run { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=fox&scope=flickr")
+                try await browser.waitForTiles(atLeast: 20)
+                try await browser.execute("document.activeElement.blur()")
+                try await browser.pressKeys("/")
+                #expect(try await browser.activeElement()?.attribute("id") == "q", "/ focuses the search field")
+
+                try await browser.execute("document.querySelector('#results .tile a').focus()")
+                try await browser.pressKeys(Key.right)
+                let ids = try await browser.execute(
+                    "return [...document.querySelectorAll('#results .tile a')].map(a => a.dataset.item)",
+                    as: [String].self)
+                #expect(try await browser.activeElement()?.attribute("data-item") == ids[1])
+                let columns =
+                    try await browser.execute(
+                        "return getComputedStyle(document.documentElement).getPropertyValue('--columns').trim()"
+                    ).string.flatMap { Int($0) } ?? 0
+                #expect(columns == 6, "six columns at 1280 px")
+                try await browser.pressKeys(Key.down)
+                #expect(try await browser.activeElement()?.attribute("data-item") == ids[1 + columns])
+                try await browser.pressKeys(Key.left)
+                #expect(try await browser.activeElement()?.attribute("data-item") == ids[columns])
+
+                try await browser.pressKeys(Key.enter)
+                try await browser.waitUntil("the detail view") { try await !browser.isHidden("#detail") }
+                #expect(try await browser.text(of: "#detail-title") == "fox \(columns + 1)")
+                try await browser.pressKeys(Key.escape)
+                try await browser.waitUntil("the results again") { try await browser.isHidden("#detail") }
+                #expect(
+                    try await browser.activeElement()?.attribute("data-item") == ids[columns],
+                    "focus returns to the tile")
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func badInputIsExplainedWithoutARequest() async throws {
+        try await WebApp.run(without: ["PIXABAY_API_KEY"]) { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/")
+                let pixabay = try #require(try await browser.find("#scope option[value=pixabay]"))
+                #expect(try await pixabay.property("disabled").bool == true, "a source without its key is greyed out")
+                #expect(try await pixabay.text.contains("PIXABAY_API_KEY"))
+
+                let before = app.standIns.list.map(\.state.requestCount).reduce(0, +)
+                let field = try await browser.waitFor("#q")
+                try await field.sendKeys(String(repeating: "a", count: 101) + Key.enter)
+                try await browser.waitUntil("the length message") { try await !browser.isHidden("#query-message") }
+                #expect(try await browser.text(of: "#query-message").contains("at most 100"))
+                try await field.clear()
+                try await field.sendKeys("   " + Key.enter)
+                #expect(try await browser.text(of: "#query-message").contains("Type something"))
+                #expect(try await browser.currentURL == app.url("/"))
+                #expect(app.standIns.list.map(\.state.requestCount).reduce(0, +) == before, "nothing was asked")
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func offlineIsShown() async throws {
+        try await WebApp.run { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=fox&scope=flickr")
+                try await browser.waitForTiles(atLeast: 20)
+                #expect(try await browser.isHidden("#offline"))
+                try await browser.cdp("Network.enable")
+                try await browser.cdp(
+                    "Network.emulateNetworkConditions",
+                    ["offline": true, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1])
+                try await browser.waitUntil("the offline banner") { try await !browser.isHidden("#offline") }
+                #expect(try await browser.tileCount() >= 20, "what was loaded stays")
+                try await browser.cdp(
+                    "Network.emulateNetworkConditions",
+                    ["offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1])
+                try await browser.waitUntil("the banner to go") { try await browser.isHidden("#offline") }
+            }
+        }
+    }
+}
