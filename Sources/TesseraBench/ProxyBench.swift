@@ -98,7 +98,7 @@ struct ProxyThroughput: AsyncParsableCommand {
                     String(format: "%.2f", ratio),
                 ],
                 [
-                    "Tessera /api/health (the server's floor)", Self.format(floor.requestsPerSecond), floor.p50,
+                    "Tessera /api/health, through the router", Self.format(floor.requestsPerSecond), floor.p50,
                     floor.p99, String(format: "%.2f", floor.requestsPerSecond / reference.requestsPerSecond),
                 ],
             ])

@@ -68,7 +68,7 @@ struct LibraryIndexService: Service {
             for root in environment.configuration.libraryRoots {
                 do {
                     let summary = try await environment.libraryIndexer.index(folder: root)
-                    logger.info("library indexed", metadata: ["folder": "\(root)", "summary": "\(summary)"])
+                    logger.info("library indexed", metadata: ["folder": "\(root)", "summary": "\(summary.line)"])
                 } catch {
                     logger.warning("library not indexed", metadata: ["folder": "\(root)", "error": "\(error)"])
                 }

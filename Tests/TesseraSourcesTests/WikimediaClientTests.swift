@@ -392,10 +392,36 @@ struct WikimediaClientTests {
         #expect(bleu.creator == Creator(name: "Joan Miró", url: creatorPage), "a site-relative link resolves")
         #expect(bleu.license == License(name: "Public domain", url: nil))
         #expect(bleu.metadata.contains(MetadataEntry("File size", "20 KB")))
+        // An SVG is shown through the PNG Commons renders of it, never fetched as is.
+        let rendition = "https://upload.wikimedia.org/wikipedia/commons/thumb/0/0b/Bleu_II.svg/1280px-Bleu_II.svg.png"
+        #expect(bleu.sizes.map(\.name) == ["thumb", "rendition"])
+        #expect(bleu.full == ImageRef(url: rendition, width: 1280, height: 960))
+        #expect(bleu.preview?.url == rendition)
+        #expect(bleu.thumbnail?.url.hasSuffix("/400px-Bleu_II.svg.png") == true)
         #expect(
             bleu.metadata.suffix(2) == [
                 MetadataEntry("Author count", "1"), MetadataEntry("Permission", "PD-old & PD-US"),
             ])
+    }
+
+    @Test func renditionsOnlyForWhatBrowsersCannotShow() throws {
+        func info(_ mime: String, width: Int) throws -> WikimediaWire.ImageInfo {
+            try JSONDecoder().decode(
+                WikimediaWire.ImageInfo.self,
+                from: Data(
+                    """
+                    {"width":\(width),"height":\(width / 2),"mime":"\(mime)","thumbwidth":400,"thumbheight":200,
+                     "thumburl":"https://upload.wikimedia.org/x/thumb/a/ab/F.tif/400px-F.tif.jpg",
+                     "url":"https://upload.wikimedia.org/x/a/ab/F.tif"}
+                    """.utf8))
+        }
+        #expect(WikimediaClient.rendition(try info("image/jpeg", width: 5000)) == nil, "a JPEG is used as it is")
+        let tiff = try #require(WikimediaClient.rendition(try info("image/tiff", width: 5000)))
+        #expect(tiff.url == "https://upload.wikimedia.org/x/thumb/a/ab/F.tif/1280px-F.tif.jpg")
+        #expect(tiff.width == 1280 && tiff.height == 640)
+        let small = try #require(WikimediaClient.rendition(try info("image/tiff", width: 900)))
+        #expect(small.width == 900, "a bitmap is not asked wider than it is")
+        #expect(WikimediaClient.rendition(try info("image/tiff", width: 300)) == nil, "the thumbnail is all there is")
     }
 
     @Test func emptyAnswersAndErrorsDecode() throws {

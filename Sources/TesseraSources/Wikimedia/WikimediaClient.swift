@@ -128,8 +128,12 @@ extension WikimediaClient {
                 ImageSize(name: "thumb", url: thumb, width: info.thumbwidth?.value, height: info.thumbheight?.value))
         }
         if let original = nonEmpty(info.url) {
-            sizes.append(
-                ImageSize(name: "original", url: original, width: info.width?.value, height: info.height?.value))
+            if let rendition = rendition(info) {
+                sizes.append(rendition)
+            } else {
+                sizes.append(
+                    ImageSize(name: "original", url: original, width: info.width?.value, height: info.height?.value))
+            }
         }
 
         let creator = text("Artist").map { name in
@@ -146,6 +150,28 @@ extension WikimediaClient {
             metadata: metadata(info, meta))
         ImagePicker.assign(&item)
         return item
+    }
+
+    /// Formats a browser shows and the image proxy accepts as they are.
+    static let webFormats: Set = ["image/jpeg", "image/png", "image/gif", "image/webp"]
+    /// The width asked of Commons' renderer for files that are not one of those: one of its standard
+    /// thumbnail steps, so the rendition is usually already made.
+    static let renditionWidth = 1280
+
+    /// For an SVG, TIFF, XCF or similar file, the bitmap Commons renders of it (PNG or JPEG), found by
+    /// changing the width in the thumbnail's URL (`…/400px-Name.svg.png` → `…/1280px-Name.svg.png`).
+    /// Drawings scale to any width; bitmaps are never asked wider than they are. `nil` for web formats.
+    static func rendition(_ info: WikimediaWire.ImageInfo) -> ImageSize? {
+        guard let mime = info.mime, !webFormats.contains(mime), let thumb = nonEmpty(info.thumburl),
+            let thumbWidth = info.thumbwidth?.value, thumbWidth > 0,
+            let marker = thumb.range(of: "/\(thumbWidth)px-", options: .backwards)
+        else { return nil }
+        let scalable = mime == "image/svg+xml"
+        let width = scalable ? renditionWidth : min(renditionWidth, info.width?.value ?? thumbWidth)
+        guard width > thumbWidth else { return nil }
+        let url = thumb.replacingCharacters(in: marker, with: "/\(width)px-")
+        let height = info.thumbheight?.value.map { Int((Double($0) * Double(width) / Double(thumbWidth)).rounded()) }
+        return ImageSize(name: "rendition", url: url, width: width, height: height)
     }
 
     static func metadata(_ info: WikimediaWire.ImageInfo, _ meta: WikimediaWire.ExtMetadata) -> [MetadataEntry] {
