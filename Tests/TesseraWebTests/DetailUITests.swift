@@ -218,6 +218,52 @@ struct DetailUITests {
         }
     }
 
+    @Test func originalDownloadAndShare() async throws {
+        try await WebApp.run { app in
+            let (id, _) = try await firstItem(app)
+            let native = String(id.split(separator: ":", maxSplits: 1)[1])
+            let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-dl-\(UUID())")
+            try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: downloads) }
+            try await withBrowser { browser in
+                try await browser.cdp(
+                    "Browser.grantPermissions",
+                    ["permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": .string(app.base)])
+                try await browser.cdp(
+                    "Browser.setDownloadBehavior", ["behavior": "allow", "downloadPath": .string(downloads.path)])
+                try await browser.open(app, "/item/pixabay/\(native)")
+                try await browser.waitUntil("the preview") {
+                    try await browser.execute("return document.querySelector('#stage-image').dataset.variant").string
+                        == "preview"
+                }
+                try await browser.waitFor("#detail-actions [data-action=original]").click()
+                try await browser.waitUntil("the original") {
+                    try await browser.execute("return document.querySelector('#stage-image').dataset.variant").string
+                        == "original"
+                }
+
+                try await browser.waitFor("#detail-actions [data-action=download]").click()
+                let expected = "fox-red-sample-pixabay-\(native).jpg"
+                let file = downloads.appendingPathComponent(expected)
+                try await browser.waitUntil("\(expected) in the downloads") {
+                    FileManager.default.fileExists(atPath: file.path)
+                }
+                let bytes = try Data(contentsOf: file)
+                #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF], "the original JPEG")
+
+                // Without the Web Share API (desktop Linux), Share copies the item's address.
+                let hasShare = try await browser.execute("return typeof navigator.share === 'function'").bool
+                try await browser.waitFor("#detail-actions [data-action=share]").click()
+                if hasShare == false {
+                    try await browser.waitUntil("the toast") { try await browser.text(of: "#toast") == "Link copied" }
+                    let link = try await browser.executeAsync("navigator.clipboard.readText().then(arguments[0])")
+                    #expect(link.string == app.url("/item/pixabay/\(native)"))
+                }
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
     /// The screens at a phone's and a desktop's size, saved for people to look at (not committed).
     @Test(arguments: [(390, 844, true), (1280, 800, false)])
     func screenshots(width: Int, height: Int, mobile: Bool) async throws {

@@ -257,4 +257,77 @@ struct SearchUITests {
             }
         }
     }
+
+    @Test func emptyResultsAStructureForAssistiveTechAndADarkTheme() async throws {
+        try await WebApp.run(configure: { standIns in standIns.flickr.state.corpus.set("nothing", total: 0) }) { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=nothing&scope=flickr")
+                try await browser.waitUntil("the empty state") { try await browser.find("#results .empty") != nil }
+                #expect(try await browser.text(of: "#results .empty") == "No results for “nothing”.")
+
+                try await browser.open(app, "/search?q=fox&scope=flickr")
+                try await browser.waitForTiles(atLeast: 20)
+                let structure = try await browser.execute(
+                    """
+                    const list = document.querySelector('#results [role=list]');
+                    const tiles = [...list.children];
+                    const buttons = [...document.querySelectorAll('button')].filter(b => b.offsetParent);
+                    return {
+                      tiles: tiles.length,
+                      listItems: tiles.every(t => t.getAttribute('role') === 'listitem'),
+                      oneLink: tiles.every(t => t.querySelectorAll('a').length === 1),
+                      alt: tiles.every(t => t.querySelector('img').alt === t.querySelector('.title').textContent),
+                      named: buttons.every(b => (b.getAttribute('aria-label') || b.textContent).trim().length > 0),
+                      search: document.querySelector('[role=searchbox]').getAttribute('aria-label'),
+                    }
+                    """)
+                #expect(structure["tiles"]?.int ?? 0 >= 20)
+                #expect(structure["listItems"]?.bool == true)
+                #expect(structure["oneLink"]?.bool == true)
+                #expect(structure["alt"]?.bool == true)
+                #expect(structure["named"]?.bool == true)
+                #expect(structure["search"]?.string == "Search")
+
+                let background = "return getComputedStyle(document.documentElement).backgroundColor"
+                let light = try await browser.execute(background).string
+                try await browser.cdp(
+                    "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+                let dark = try await browser.execute(background).string
+                #expect(light == "rgb(247, 247, 248)")
+                #expect(dark == "rgb(16, 18, 22)")
+                try await browser.saveScreenshot(named: "results-dark-1280x800")
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    /// A thousand loaded results: only the images near the screen are fetched, tiles off screen skip
+    /// rendering, every page is asked for once.
+    @Test func aThousandResultsStayCheap() async throws {
+        try await WebApp.run(configure: { standIns in standIns.flickr.state.corpus.set("many", total: 1000) }) { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=many&scope=flickr")
+                try await browser.waitForTiles(atLeast: 20)
+                try await browser.waitUntil("a thousand tiles", timeout: .seconds(90)) {
+                    try await browser.execute("window.scrollTo(0, document.body.scrollHeight)")
+                    return try await browser.tileCount() == 1000
+                }
+                let pages = app.standIns.flickr.state.requests.filter { $0["text"] == "many" }.compactMap { $0["page"] }
+                #expect(pages == (1...50).map(String.init), "each of the 50 pages once, in order")
+                let page = try await browser.execute(
+                    """
+                    const images = performance.getEntriesByType('resource').filter(e => e.name.includes('/img/'));
+                    const tile = document.querySelector('#results .tile');
+                    return { images: images.length, visibility: getComputedStyle(tile).contentVisibility,
+                             lazy: [...document.querySelectorAll('#results .tile img')].every(i => i.loading === 'lazy'),
+                             sized: [...document.querySelectorAll('#results .tile img')].every(i => i.width > 0 && i.height > 0) }
+                    """)
+                let images = page["images"]?.int ?? 0
+                #expect(images > 0 && images < 300, "only images near the screen were fetched (\(images))")
+                #expect(page["visibility"]?.string == "auto")
+                #expect(page["lazy"]?.bool == true && page["sized"]?.bool == true)
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
 }
