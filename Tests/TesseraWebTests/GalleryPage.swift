@@ -147,6 +147,26 @@ extension Browser {
         return state
     }
 
+    /// A finger held on `source` for `hold`, moved onto `target` (`offsetX` points right of its centre)
+    /// and lifted: real touch input, as a phone gives it.
+    func touchDrag(from source: Element, to target: Element, offsetX: Int = 0, hold: Duration = .milliseconds(700))
+        async throws
+    {
+        let (seconds, attoseconds) = hold.components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        let steps: [JSONValue] = [
+            ["type": "pointerMove", "origin": source.json, "x": 0, "y": 0],
+            ["type": "pointerDown", "button": 0],
+            ["type": "pause", "duration": JSONValue(milliseconds)],
+            ["type": "pointerMove", "origin": target.json, "x": JSONValue(offsetX), "y": 0, "duration": 400],
+            ["type": "pointerUp", "button": 0],
+        ]
+        let finger: JSONValue = [
+            "type": "pointer", "id": "touch", "parameters": ["pointerType": "touch"], "actions": .array(steps),
+        ]
+        _ = try await session.post("actions", ["actions": [finger]])
+    }
+
     // MARK: - The gallery page
 
     /// The gallery item ids of the tiles, in page order (placeholders left out).
@@ -184,10 +204,14 @@ extension Browser {
         try await waitUntil("the toast “\(what)”") { matches(try await self.toastText()) }
     }
 
-    /// Console errors, less the browser's own line for each request the test expected to fail.
-    func consoleErrors(exceptStatus statuses: [Int]) async throws -> [String] {
-        try await consoleErrorMessages().filter { message in
+    /// Expects no console errors but the browser's own line for each request the test expected to fail
+    /// (`exceptStatus`).
+    func expectNoConsoleErrors(
+        exceptStatus statuses: [Int] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let errors = try await consoleErrorMessages().filter { message in
             !statuses.contains { message.contains("status of \($0)") }
         }
+        #expect(errors.isEmpty, "console errors: \(errors)", sourceLocation: sourceLocation)
     }
 }

@@ -102,7 +102,7 @@ struct GalleryUITests {
                 try await browser.waitUntil("the list after a reload") {
                     try await browser.text(of: "#gallery-cards .name-button") == "Mood board"
                 }
-                #expect(try await browser.consoleErrorMessages() == [])
+                try await browser.expectNoConsoleErrors()
             }
         }
     }
@@ -153,7 +153,7 @@ struct GalleryUITests {
                 try await browser.waitUntil("the panel's counts") {
                     try await browser.text(of: "#gallery-panel-list [data-gallery='\(picks.id)'] .count") == "2 items"
                 }
-                #expect(try await browser.consoleErrorMessages() == [])
+                try await browser.expectNoConsoleErrors()
             }
         }
     }
@@ -231,7 +231,7 @@ struct GalleryUITests {
                     try await browser.currentURL == app.url("/galleries/\(gallery.id)")
                 }
                 #expect(try await browser.isHidden("#detail"))
-                #expect(try await browser.consoleErrors(exceptStatus: [415]) == [], "only the refused link failed")
+                try await browser.expectNoConsoleErrors(exceptStatus: [415])
             }
         }
     }
@@ -288,7 +288,38 @@ struct GalleryUITests {
                 let restored = try await browser.gallery(gallery.id)
                 #expect(restored.items?.map(\.item.id) == [added[2], added[1], added[0]].map(\.item.id), "c is back first")
                 #expect(try await browser.galleryTileIDs() == restored.items?.map(\.id))
-                #expect(try await browser.consoleErrorMessages() == [])
+                try await browser.expectNoConsoleErrors()
+            }
+        }
+    }
+
+    @Test func reorderByTouchOnAPhone() async throws {
+        try await WebApp.run { app in
+            try await withBrowser(width: 390, height: 844, mobile: true) { browser in
+                try await browser.open(app, "/galleries")
+                let gallery = try await browser.createGallery("Thumbs")
+                var ids: [String] = []
+                for name in ["t1", "t2", "t3"] { ids.append(try await browser.addImage(imageURL(app, name), to: gallery.id).id) }
+                try await browser.open(app, "/galleries/\(gallery.id)")
+                try await browser.waitForGalleryTiles(3)
+
+                // Hold the first tile until it lifts, move it past the third, let go.
+                let first = try await browser.waitFor("#gallery-grid .tile:nth-child(1) img")
+                let third = try await browser.waitFor("#gallery-grid .tile:nth-child(3) img")
+                try await browser.touchDrag(from: first, to: third, offsetX: 30)
+                let moved = [ids[1], ids[2], ids[0]]
+                #expect(try await browser.galleryTileIDs() == moved)
+                try await browser.waitUntil("the server's order") {
+                    try await browser.gallery(gallery.id).items?.map(\.id) == moved
+                }
+                #expect(try await browser.currentURL == app.url("/galleries/\(gallery.id)"), "the drop opened nothing")
+                #expect(try await browser.find(".drag-ghost") == nil)
+                #expect(try await browser.isHidden("#trash-target"))
+
+                // A quick tap still opens the item.
+                try await browser.waitFor("#gallery-grid .tile:nth-child(1) a").click()
+                try await browser.waitUntil("the detail") { try await !browser.isHidden("#detail") }
+                try await browser.expectNoConsoleErrors()
             }
         }
     }
@@ -349,9 +380,9 @@ struct GalleryUITests {
                         try await second.isHidden("#gallery-banner")
                     }
                     #expect(try await second.gallery(gallery.id).deletedAt == nil)
-                    #expect(try await second.consoleErrorMessages() == [])
+                    try await second.expectNoConsoleErrors()
                 }
-                #expect(try await first.consoleErrorMessages() == [])
+                try await first.expectNoConsoleErrors()
             }
         }
     }
@@ -393,7 +424,7 @@ struct GalleryUITests {
                 try await browser.waitFor("#detail-actions [data-action=add-to-gallery]").click()
                 _ = try await browser.waitFor("#picker-list [data-gallery]")
                 try await browser.saveScreenshot(named: "picker-\(width)x\(height)")
-                #expect(try await browser.consoleErrorMessages() == [])
+                try await browser.expectNoConsoleErrors()
             }
         }
     }

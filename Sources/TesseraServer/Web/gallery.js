@@ -15,6 +15,7 @@ import { renamable } from './rename.js';
 import { itemCount } from './galleries.js';
 import { TileMenu } from './tilemenu.js';
 import { GalleryDrops } from './gallerydrops.js';
+import { TouchReorder } from './touchreorder.js';
 import { icon } from './icons.js';
 
 /** A gallery item as the detail view and tiles show it: the source's item with the stored copy's images. */
@@ -39,6 +40,7 @@ export class GalleryView {
     this.id = null;
     this.menu = new TileMenu((action, id, button) => this.menuAction(action, id, button));
     this.drops = new GalleryDrops(this);
+    this.touch = new TouchReorder(this, this.drops);
 
     this.grid.addEventListener('click', (event) => {
       const more = event.target.closest('.tile-menu');
@@ -78,8 +80,9 @@ export class GalleryView {
       this.addMany([{ url }], null);
     });
     $('#gallery-restore').addEventListener('click', () => this.restore());
-    const name = $('#gallery-name');
-    renamable(name, { save: (value) => this.rename(value) });
+    // Kept by reference: while it is being renamed, the button is out of the page.
+    this.nameButton = $('#gallery-name');
+    renamable(this.nameButton, { save: (value) => this.rename(value) });
   }
 
   get readOnly() {
@@ -146,22 +149,22 @@ export class GalleryView {
   render(gallery) {
     this.gallery = { ...gallery, items: undefined };
     this.revision = gallery.revision;
-    this.showMeta();
+    this.items = new Map(gallery.items.map((item) => [item.id, item]));
     const focused = document.activeElement;
     const existing = new Map([...this.grid.querySelectorAll('.tile:not(.pending)')].map((t) => [t.dataset.id, t]));
     const pending = [...this.grid.children].map((child, index) => [child, index]).filter(([child]) => child.classList.contains('pending'));
-    this.items = new Map(gallery.items.map((item) => [item.id, item]));
     const tiles = gallery.items.map((item) => existing.get(item.id) ?? this.tileFor(item));
     this.grid.replaceChildren(...tiles);
     for (const [child, index] of pending) this.grid.insertBefore(child, this.grid.children[index] ?? null);
     if (focused && focused !== document.activeElement && this.grid.contains(focused)) focused.focus({ preventScroll: true });
+    this.showMeta();
     this.setState('ready');
   }
 
   showMeta() {
     const gallery = this.gallery;
-    $('#gallery-name').textContent = gallery.name;
-    $('#gallery-name').setAttribute('aria-label', `Rename ${gallery.name}`);
+    this.nameButton.textContent = gallery.name;
+    this.nameButton.setAttribute('aria-label', `Rename ${gallery.name}`);
     this.grid.setAttribute('aria-label', `Items in ${gallery.name}`);
     $('#gallery-export').href = api.galleryExportURL(gallery.id);
     document.title = `${gallery.name} · Tessera`;

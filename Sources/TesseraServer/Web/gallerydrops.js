@@ -48,8 +48,7 @@ export class GalleryDrops {
       const onTrash = this.trash.contains(event.target);
       this.trash.classList.toggle('over', onTrash);
       transfer.dropEffect = onTrash || this.area.contains(event.target) ? 'move' : 'none';
-      if (this.area.contains(event.target)) this.showMarker(event);
-      else this.marker.hidden = true;
+      this.showMarker(event.target, event.clientX, event.clientY);
       return;
     }
     if (!accepts(transfer)) return;
@@ -57,7 +56,7 @@ export class GalleryDrops {
     transfer.dropEffect = this.view.readOnly ? 'none' : 'copy';
     if (this.view.readOnly) return;
     this.area.classList.add('drop-active');
-    this.showMarker(event);
+    this.showMarker(event.target, event.clientX, event.clientY, { outside: 'end' });
     // No event says a drag left the window: the highlight goes when the dragovers stop.
     clearTimeout(this.leaveTimer);
     this.leaveTimer = setTimeout(() => this.clear(), 250);
@@ -69,14 +68,13 @@ export class GalleryDrops {
     if (this.dragging) {
       event.preventDefault();
       const id = this.dragging;
-      if (this.trash.contains(event.target)) this.view.remove(id);
-      else if (this.area.contains(event.target)) this.view.move(id, this.indexAt(event, id));
+      this.dropTile(id, event.target, event.clientX, event.clientY);
       this.end();
       return;
     }
     if (!accepts(transfer)) return;
     event.preventDefault();
-    const index = this.indexAt(event);
+    const index = this.indexAt(event.target, event.clientX, event.clientY);
     this.clear();
     if (this.view.readOnly) {
       toast('Restore this gallery before adding to it.');
@@ -103,21 +101,32 @@ export class GalleryDrops {
     if (adds.length) this.view.addMany(adds, index);
   }
 
+  /** A tile of this page dropped on `target` at (x, y): removed on the trash, moved on the grid. */
+  dropTile(id, target, x, y) {
+    if (this.trash.contains(target)) this.view.remove(id);
+    else if (this.area.contains(target)) this.view.move(id, this.indexAt(target, x, y, id));
+  }
+
   /**
-   * Where a drop lands, as the item index after the change: the real tiles before the insertion slot,
-   * placeholders and the dragged tile itself not counted. Outside the grid: at the end.
+   * Where a drop on `target` at (x, y) lands, as the item index after the change: the real tiles before
+   * the insertion slot, placeholders and the dragged tile itself not counted. Outside the grid: the end.
    */
-  indexAt(event, draggedID = null) {
+  indexAt(target, x, y, draggedID = null) {
     const children = [...this.view.grid.children];
-    const slot = this.area.contains(event.target) ? slotAt(children, event.clientX, event.clientY) : children.length;
+    const slot = this.area.contains(target) ? slotAt(children, x, y) : children.length;
     return children.slice(0, slot)
       .filter((child) => !child.classList.contains('pending') && child.dataset.id !== draggedID).length;
   }
 
-  showMarker(event) {
+  /** The insertion marker for (x, y) over `target`; outside the grid, hidden (or at the end, for drops from outside). */
+  showMarker(target, x, y, { outside = 'hide' } = {}) {
     const children = [...this.view.grid.children];
-    const slot = this.area.contains(event.target) ? slotAt(children, event.clientX, event.clientY) : children.length;
-    placeMarker(this.marker, this.area, children, slot);
+    const inside = this.area.contains(target);
+    if (!inside && outside === 'hide') {
+      this.marker.hidden = true;
+      return;
+    }
+    placeMarker(this.marker, this.area, children, inside ? slotAt(children, x, y) : children.length);
   }
 
   clear() {
