@@ -149,6 +149,9 @@ let package = Package(
             name: "TesseraBench",
             dependencies: [
                 "TesseraServer",
+                "TesseraGalleries",
+                "TesseraStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "TesseraImaging",
                 "TesseraLibrary",
                 "TesseraTestSupport",
@@ -165,6 +168,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
+        .testTarget(
+            name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
         .testTarget(
             name: "TesseraFetcherTests",
             dependencies: [
