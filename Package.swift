@@ -88,6 +88,20 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Galleries: the store (SQLite), their own image copies, the change events, export.
+        .target(
+            name: "TesseraGalleries",
+            dependencies: [
+                "TesseraCore",
+                "TesseraStorage",
+                "TesseraImages",
+                "TesseraImaging",
+                "TesseraFetcher",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The Hummingbird application: configuration, environment, routes.
         .target(
             name: "TesseraServer",
@@ -99,6 +113,7 @@ let package = Package(
                 "TesseraImaging",
                 "TesseraFetcher",
                 "TesseraLibrary",
+                "TesseraGalleries",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -134,6 +149,9 @@ let package = Package(
             name: "TesseraBench",
             dependencies: [
                 "TesseraServer",
+                "TesseraGalleries",
+                "TesseraStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "TesseraImaging",
                 "TesseraLibrary",
                 "TesseraTestSupport",
@@ -150,6 +168,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
+        .testTarget(
+            name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
         .testTarget(
             name: "TesseraFetcherTests",
             dependencies: [
@@ -169,7 +189,8 @@ let package = Package(
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
-                "TesseraServer", "TesseraTestSupport",
+                "TesseraServer", "TesseraTestSupport", "TesseraGalleries",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

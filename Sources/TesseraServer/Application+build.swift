@@ -43,6 +43,10 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestCon
     SearchController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
+    GalleriesController(
+        galleries: environment.galleries, events: environment.galleryEvents,
+        maxUploadBytes: environment.configuration.images.maxBytes
+    ).addRoutes(to: router)
     WebController(assets: environment.webAssets).addRoutes(to: router)
     return router
 }

@@ -82,6 +82,36 @@ public final class AppDatabase: Sendable {
                     INSERT INTO libraryPhotoSearch(libraryPhotoSearch, rank) VALUES('rank', 'bm25(4.0, 1.0, 3.0, 2.0)');
                     """)
         }
+        migrator.registerMigration("v3-galleries") { db in
+            try db.create(table: "gallery") { table in
+                table.primaryKey("id", .text)
+                table.column("name", .text).notNull()
+                table.column("createdAt", .double).notNull()
+                table.column("updatedAt", .double).notNull()
+                // Set while the gallery is in Recently deleted.
+                table.column("deletedAt", .double)
+                // +1 on every change to the gallery or its items: what If-Match and the event stream compare.
+                table.column("revision", .integer).notNull()
+            }
+            try db.create(table: "galleryItem") { table in
+                table.primaryKey("id", .text)
+                table.column("galleryId", .text).notNull().references("gallery", onDelete: .cascade)
+                // Gap-based keys: a move is one row update; renumbered in the same transaction when a gap runs out.
+                table.column("position", .integer).notNull()
+                // The Item it was made from, as JSON.
+                table.column("item", .text).notNull()
+                table.column("sourceURL", .text)
+                // SHA-256 of the stored image, which is also its file name in gallery-images/.
+                table.column("imageHash", .text).notNull().indexed()
+                table.column("imageFormat", .text).notNull()
+                table.column("imageSize", .integer).notNull()
+                table.column("width", .integer).notNull()
+                table.column("height", .integer).notNull()
+                table.column("addedAt", .double).notNull()
+                // One order: no two items of a gallery share a position.
+                table.uniqueKey(["galleryId", "position"])
+            }
+        }
         return migrator
     }
 }

@@ -1,6 +1,10 @@
-/// A remote or local service Tessera can search.
+/// Where an item comes from: a service Tessera can search, or (`web`, `upload`) an image added to a
+/// gallery by its URL or as a file.
 public enum SourceID: String, Sendable, Codable, CaseIterable, Hashable, Comparable {
-    case local, pixabay, flickr, openverse, wikimedia, itunes
+    case local, pixabay, flickr, openverse, wikimedia, itunes, web, upload
+
+    /// The sources a search can reach (every case but the gallery imports).
+    public static var searchable: [SourceID] { allCases.filter { $0 != .web && $0 != .upload } }
 
     /// The name people know the service by.
     public var title: String {
@@ -11,6 +15,8 @@ public enum SourceID: String, Sendable, Codable, CaseIterable, Hashable, Compara
         case .openverse: "Openverse"
         case .wikimedia: "Wikimedia Commons"
         case .itunes: "iTunes"
+        case .web: "The web"
+        case .upload: "Upload"
         }
     }
 

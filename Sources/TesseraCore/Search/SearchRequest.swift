@@ -67,7 +67,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "Page \"\(page.prefix(20))\" is not valid; use a whole number from 1 to \(SearchRequest.maxPage)."
         case .unknownSource(let source):
             "Unknown source \"\(source.prefix(40))\"; use one of: "
-                + SourceID.allCases.map(\.rawValue).joined(separator: ", ") + "."
+                + SourceID.searchable.map(\.rawValue).joined(separator: ", ") + "."
         case .invalidItemID(let id):
             "\"\(id.prefix(60))\" is not an item id this source uses."
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import Synchronization
+import TesseraCore
 
 /// Images kept on disk in the data folder, bounded by their bytes, least recently used out first.
 ///
@@ -16,7 +17,7 @@ public final class DiskImageCache: Sendable {
     private let files: Mutex<CostLRU<String, Date>>
     private let logger: Logger
     private static let touchInterval: TimeInterval = 24 * 60 * 60
-    private static let temporaryPrefix = ".tmp-"
+    private static let temporaryPrefix = AtomicFile.temporaryPrefix
 
     /// Opens (or creates) the cache in `directory` and indexes what is already there.
     public static func open(
@@ -112,21 +113,6 @@ public final class DiskImageCache: Sendable {
 
     /// Temporary file in the same folder, `fsync`, then `rename`: all or nothing under the final name.
     private static func writeAtomically(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        try AtomicFile.write(data, to: url)
     }
 }

@@ -96,7 +96,7 @@ public final class ImageProxy: Sendable {
         if let disk, let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
             return ServedImage(body: ByteBuffer(bytes: data), contentType: format.mimeType, etag: etag)
         }
-        let isLocal = reference.hasPrefix("local:")
+        let isLocal = Self.localPrefixes.contains { reference.hasPrefix($0) }
         let path = isLocal ? try resolveLocal(reference) : nil
         let output: Data
         let format: ImageFormat
@@ -159,6 +159,9 @@ public final class ImageProxy: Sendable {
     }
 
     // MARK: - Keys
+
+    /// References to files on this machine, resolved by `resolveLocal`: library photos and gallery copies.
+    static let localPrefixes = ["local:", "stored:"]
 
     static let webPMode = "w"
 

@@ -21,7 +21,7 @@ public struct ImageProxyError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Refused destinations are 403; anything the source did wrong is 502, a source too slow 504.
-    init(_ error: FetchError) {
+    public init(_ error: FetchError) {
         let status: Int
         switch error {
         case .invalidURL, .unsupportedScheme, .refusedAddress: status = 403
@@ -33,7 +33,7 @@ public struct ImageProxyError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// What the bytes turned out to be: the source's problem (502), told in the imaging module's words.
-    init(_ error: ImagingError) {
+    public init(_ error: ImagingError) {
         let code: String
         switch error {
         case .notAnImage: code = "not_an_image"

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraFetcher
+import TesseraGalleries
 import TesseraImages
 import TesseraImaging
 import TesseraLibrary
@@ -26,6 +27,8 @@ public struct AppEnvironment: Sendable {
     public let libraryIndexer: LibraryIndexer
     public let responseCache: ResponseCacheStore
     public let webAssets: WebAssets
+    public let galleries: GalleryService
+    public let galleryEvents: GalleryEvents
     public let logger: Logger
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
@@ -62,9 +65,17 @@ public struct AppEnvironment: Sendable {
                 capacityBytes: images.diskCacheBytes, logger: logger)
             : nil
         let processor = ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency)
+        let galleryFiles = GalleryImageFiles(
+            directory: configuration.dataDirectory.appendingPathComponent("gallery-images"))
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             resolveLocal: { reference throws(ImageProxyError) in
+                if reference.hasPrefix(StoredReference.prefix) {
+                    guard let hash = StoredReference.hash(of: reference) else {
+                        throw ImageProxyError(status: 404, code: "image_not_found", message: "No such stored image.")
+                    }
+                    return galleryFiles.url(forHash: hash).path
+                }
                 do throws(LocalFileError) {
                     return try LocalFile.resolve(reference, roots: roots).path
                 } catch {
@@ -72,12 +83,22 @@ public struct AppEnvironment: Sendable {
                     throw ImageProxyError(status: status, code: error.code, message: error.description)
                 }
             }, logger: logger)
+        let galleryEvents = GalleryEvents(revisions: { ids in
+            (try? await GalleryStore.revisions(in: database, of: ids)) ?? [:]
+        })
+        let galleryStore = GalleryStore(
+            database: database, linker: signer, onChange: { id, change in galleryEvents.publish(id, change) })
+        let galleries = GalleryService(
+            store: galleryStore, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
+            linker: signer, logger: logger)
+        await galleries.collectGarbage()
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             library: library, libraryIndexer: LibraryIndexer(store: library, processor: processor),
-            responseCache: cache, webAssets: try WebAssets.bundled(), logger: logger)
+            responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
+            galleryEvents: galleryEvents, logger: logger)
     }
 
     /// Writes what is still queued for the response cache and closes the HTTP client's connections.

@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+
+/// What a gallery's event stream receives: a change made by this server, or word that the gallery's
+/// revision moved on without one (another process, the CLI, changed it), or a keep-alive tick.
+public enum GalleryStreamMessage: Sendable {
+    case change(GalleryChange)
+    case changedElsewhere(revision: Int)
+    case heartbeat
+}
+
+/// Fans every gallery change out to the event streams watching that gallery.
+///
+/// `publish` is called on the database writer's queue right after each commit, so streams see changes in
+/// commit order. While anyone watches, a poller compares the watched galleries' revisions with the last
+/// one published every second, so changes made by another process reach the streams too.
+public final class GalleryEvents: Sendable {
+    private struct State {
+        var subscribers: [String: [UUID: AsyncStream<GalleryStreamMessage>.Continuation]] = [:]
+        var lastRevision: [String: Int] = [:]
+        var poller: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let revisions: @Sendable ([String]) async -> [String: Int]
+    private let interval: Duration
+    private let heartbeatEvery: Int
+
+    /// - Parameter revisions: reads the current revisions of galleries (the store's `revisions(of:)`).
+    public init(
+        interval: Duration = .seconds(1), heartbeatEvery: Int = 15,
+        revisions: @escaping @Sendable ([String]) async -> [String: Int]
+    ) {
+        self.revisions = revisions
+        self.interval = interval
+        self.heartbeatEvery = heartbeatEvery
+    }
+
+    /// A stream of what happens to gallery `id` from now on; it ends when the caller stops iterating.
+    public func subscribe(_ id: String, knownRevision: Int) -> AsyncStream<GalleryStreamMessage> {
+        let key = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: GalleryStreamMessage.self)
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, key) }
+        let startPoller = state.withLock { state in
+            state.subscribers[id, default: [:]][key] = continuation
+            state.lastRevision[id] = max(state.lastRevision[id] ?? 0, knownRevision)
+            return state.poller == nil
+        }
+        if startPoller { startPolling() }
+        return stream
+    }
+
+    public func publish(_ id: String, _ change: GalleryChange) {
+        let continuations = state.withLock { state in
+            if let revision = change.revision { state.lastRevision[id] = max(state.lastRevision[id] ?? 0, revision) }
+            return Array(state.subscribers[id, default: [:]].values)
+        }
+        for continuation in continuations {
+            continuation.yield(.change(change))
+            if case .gone = change { continuation.finish() }
+        }
+    }
+
+    public var subscriberCount: Int { state.withLock { $0.subscribers.values.reduce(0) { $0 + $1.count } } }
+
+    private func unsubscribe(_ id: String, _ key: UUID) {
+        state.withLock { state in
+            state.subscribers[id]?[key] = nil
+            if state.subscribers[id]?.isEmpty == true {
+                state.subscribers[id] = nil
+                state.lastRevision[id] = nil
+            }
+            if state.subscribers.isEmpty {
+                state.poller?.cancel()
+                state.poller = nil
+            }
+        }
+    }
+
+    private func startPolling() {
+        let task = Task { [weak self, interval, heartbeatEvery] in
+            var tick = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self, !Task.isCancelled else { return }
+                tick += 1
+                await self.poll(heartbeat: tick % heartbeatEvery == 0)
+            }
+        }
+        state.withLock { state in
+            if state.poller == nil && !state.subscribers.isEmpty {
+                state.poller = task
+            } else {
+                task.cancel()
+            }
+        }
+    }
+
+    private func poll(heartbeat: Bool) async {
+        let watched = state.withLock { Array($0.subscribers.keys) }
+        guard !watched.isEmpty else { return }
+        let current = await revisions(watched)
+        let messages = state.withLock { state in
+            var messages: [(AsyncStream<GalleryStreamMessage>.Continuation, GalleryStreamMessage)] = []
+            for id in watched {
+                let subscribers = state.subscribers[id, default: [:]].values
+                if let revision = current[id], revision > state.lastRevision[id] ?? 0 {
+                    state.lastRevision[id] = revision
+                    messages += subscribers.map { ($0, .changedElsewhere(revision: revision)) }
+                } else if current[id] == nil {
+                    messages += subscribers.map { ($0, .change(.gone)) }
+                } else if heartbeat {
+                    messages += subscribers.map { ($0, .heartbeat) }
+                }
+            }
+            return messages
+        }
+        for (continuation, message) in messages {
+            continuation.yield(message)
+            if case .change(.gone) = message { continuation.finish() }
+        }
+    }
+}

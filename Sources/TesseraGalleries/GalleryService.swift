@@ -1,0 +1,212 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraFetcher
+import TesseraImages
+import TesseraImaging
+
+/// Galleries with their images: gets an image's bytes (through the image proxy for a search result, the
+/// guarded fetcher for a URL, the request for an upload), checks them, stores the copy, then the row.
+public final class GalleryService: Sendable {
+    public let store: GalleryStore
+    public let files: GalleryImageFiles
+    private let proxy: ImageProxy
+    private let fetcher: ImageFetcher
+    private let processor: ImageProcessor
+    private let linker: any ImageLinking
+    private let logger: Logger
+
+    public init(
+        store: GalleryStore, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
+        processor: ImageProcessor, linker: any ImageLinking, logger: Logger
+    ) {
+        self.store = store
+        self.files = files
+        self.proxy = proxy
+        self.fetcher = fetcher
+        self.processor = processor
+        self.linker = linker
+        self.logger = logger
+    }
+
+    // MARK: - Adding
+
+    /// Adds a search result. Its image comes through the image proxy from the item's own signed `full` URL
+    /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched.
+    public func add(item: Item, to id: String, at index: Int? = nil, ifRevision: Int? = nil)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
+            throw .invalidItem("This item is too large to keep (title, tags or metadata).")
+        }
+        guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
+            let path = SignedImagePath(url)
+        else { throw .invalidItem("The item has no image address from this server.") }
+        let served: ServedImage
+        do {
+            served = try await proxy.image(
+                variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
+                acceptsWebP: false)
+        } catch {
+            throw GalleryError(status: error.status, code: error.code, message: error.message)
+        }
+        let data = Data(served.body.readableBytesView)
+        let image = try await stored(data, item: item, sourceURL: item.pageURL)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    /// Adds the image at `url`, fetched with the guarded fetcher (private networks refused, size capped
+    /// while streaming, magic numbers checked on the first bytes).
+    public func add(url: String, to id: String, at index: Int? = nil, ifRevision: Int? = nil)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
+        let data: Data
+        do {
+            data = try await fetcher.fetch(
+                url, prefixLength: ImageSniffer.prefixLength, validatePrefix: { ImageSniffer.format(of: $0) != nil }
+            ).data
+        } catch {
+            throw Self.importError(ImageProxyError(error))
+        }
+        let name = URL(string: url).map { ($0.lastPathComponent.removingPercentEncoding ?? $0.lastPathComponent) }
+        let host = URL(string: url)?.host ?? "the web"
+        let item = importedItem(
+            source: .web, data: data, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
+            metadata: [MetadataEntry("Imported from", url)])
+        let image = try await stored(data, item: item, sourceURL: url)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    /// Adds uploaded bytes (already capped by the caller at the configured size).
+    public func add(upload data: Data, fileName: String?, to id: String, at index: Int? = nil, ifRevision: Int? = nil)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        let item = importedItem(
+            source: .upload, data: data, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
+            metadata: fileName.map { [MetadataEntry("File name", $0)] } ?? [])
+        let image = try await stored(data, item: item, sourceURL: nil)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    // MARK: - Removing
+
+    public func remove(_ itemID: String, from id: String, ifRevision: Int? = nil) async throws(GalleryError) -> Int {
+        let (revision, unused) = try await store.remove(itemID, from: id, ifRevision: ifRevision)
+        if let unused { files.remove(hashes: [unused]) }
+        return revision
+    }
+
+    public func deletePermanently(_ id: String, ifRevision: Int? = nil) async throws(GalleryError) {
+        files.remove(hashes: try await store.deletePermanently(id, ifRevision: ifRevision))
+    }
+
+    /// Deletes image files no item names: what a crash between writing a file and its row leaves.
+    public func collectGarbage() async {
+        do {
+            let removed = files.removeUnreferenced(keeping: try await store.referencedHashes())
+            if removed > 0 {
+                logger.info("gallery images: removed unreferenced files", metadata: ["count": "\(removed)"])
+            }
+        } catch {
+            logger.warning("gallery images: could not collect unreferenced files", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Fails early, before any download, for a gallery that does not exist, is deleted, or has moved on.
+    private func ensureWritable(_ id: String, index: Int?, ifRevision: Int?) async throws(GalleryError) {
+        if let index, index < 0 { throw .invalidIndex(index) }
+        let gallery = try await store.gallery(id, items: false)
+        if let ifRevision, ifRevision != gallery.revision {
+            throw .revisionMismatch(expected: ifRevision, current: gallery.revision)
+        }
+        if gallery.deletedAt != nil { throw .galleryDeleted }
+    }
+
+    /// Checks the bytes are an image within the pixel cap (header only), then stores the copy.
+    private func stored(_ data: Data, item: Item, sourceURL: String?) async throws(GalleryError) -> NewGalleryImage {
+        let header: ImageHeader
+        do {
+            header = try processor.header(of: data)
+        } catch {
+            throw Self.importError(ImageProxyError(error))
+        }
+        let hash: String
+        do {
+            hash = try files.store(data)
+        } catch {
+            throw GalleryError(status: 500, code: "storage_failed", message: "The image could not be saved: \(error)")
+        }
+        var item = item
+        if item.source == .web || item.source == .upload {
+            // The item points at its own stored copy: there is nothing else to show.
+            let reference = StoredReference.reference(for: hash)
+            func ref(_ variant: ImageVariant) -> ImageRef {
+                let size =
+                    variant.maxDimension.flatMap {
+                        Geometry.fit(width: header.width, height: header.height, maxSide: $0)
+                    }
+                    ?? (header.width, header.height)
+                return ImageRef(url: linker.link(reference, variant: variant), width: size.width, height: size.height)
+            }
+            item.thumbnail = ref(.thumb)
+            item.preview = ref(.preview)
+            item.full = ref(.original)
+            item.metadata.add("Format", header.format.mimeType)
+            item.metadata.add("Size", "\(header.width) × \(header.height)")
+        }
+        return NewGalleryImage(
+            item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
+            width: header.width, height: header.height)
+    }
+
+    private func importedItem(source: SourceID, data: Data, title: String, pageURL: String?, metadata: [MetadataEntry])
+        -> Item
+    {
+        let hash = GalleryImageFiles.hash(of: data)
+        return Item(
+            id: ItemID(source: source, nativeID: String(hash.prefix(16))), kind: .image, title: title,
+            pageURL: pageURL, metadata: metadata)
+    }
+
+    /// "sunset_over-the.sea.jpg" → "sunset over the.sea"; nil when nothing readable is left.
+    static func title(fromFileName name: String?) -> String? {
+        guard var name, !name.isEmpty, name != "/" else { return nil }
+        if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
+        let words = name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.isEmpty ? nil : String(words.prefix(200))
+    }
+
+    /// An import's failure, in the statuses the galleries API promises: 413 for too big, 415 for not an image.
+    static func importError(_ error: ImageProxyError) -> GalleryError {
+        let status =
+            switch error.code {
+            case "too_large", "too_many_pixels": 413
+            case "not_an_image", "unreadable_image": 415
+            default: error.status
+            }
+        return GalleryError(status: status, code: error.code, message: error.message)
+    }
+}
+
+/// `/img/{variant}/{signature}/{source}`, taken apart. Only the proxy decides whether it is genuine.
+struct SignedImagePath {
+    let variant: String
+    let signature: String
+    let encodedSource: String
+
+    init?(_ url: String) {
+        let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else { return nil }
+        variant = String(parts[2])
+        signature = String(parts[3])
+        encodedSource = String(parts[4])
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import TesseraCore
+
+/// A gallery as the API shows it. `items` only when asked for the whole gallery.
+public struct Gallery: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    public var itemCount: Int
+    public var cover: ImageRef?
+    /// ISO 8601 times, as the API writes them.
+    public var createdAt: String
+    public var updatedAt: String
+    public var deletedAt: String?
+    public var revision: Int
+    public var items: [GalleryItem]?
+
+    public init(
+        id: String, name: String, itemCount: Int, cover: ImageRef?, createdAt: String, updatedAt: String,
+        deletedAt: String?, revision: Int, items: [GalleryItem]? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.itemCount = itemCount
+        self.cover = cover
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
+        self.revision = revision
+        self.items = items
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, itemCount, cover, createdAt, updatedAt, deletedAt, revision, items
+    }
+
+    /// `cover` and `deletedAt` are written as `null` when absent (clients test them); `items` is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(itemCount, forKey: .itemCount)
+        try container.encode(cover, forKey: .cover)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(deletedAt, forKey: .deletedAt)
+        try container.encode(revision, forKey: .revision)
+        try container.encodeIfPresent(items, forKey: .items)
+    }
+
+    /// The same gallery without its items (what lists and renames answer).
+    public var summary: Gallery {
+        var copy = self
+        copy.items = nil
+        return copy
+    }
+}
+
+/// One image in a gallery: the item it was made from and its own stored copy.
+public struct GalleryItem: Sendable, Hashable, Codable {
+    public var id: String
+    public var item: Item
+    public var sourceURL: String?
+    /// Bytes of the stored copy.
+    public var size: Int
+    public var image: StoredImageRefs
+    public var addedAt: String
+
+    private enum CodingKeys: String, CodingKey {
+        case id, item, sourceURL, size, image, addedAt
+    }
+
+    /// `sourceURL` is written as `null` for uploads.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(item, forKey: .item)
+        try container.encode(sourceURL, forKey: .sourceURL)
+        try container.encode(size, forKey: .size)
+        try container.encode(image, forKey: .image)
+        try container.encode(addedAt, forKey: .addedAt)
+    }
+
+    public init(id: String, item: Item, sourceURL: String?, size: Int, image: StoredImageRefs, addedAt: String) {
+        self.id = id
+        self.item = item
+        self.sourceURL = sourceURL
+        self.size = size
+        self.image = image
+        self.addedAt = addedAt
+    }
+}
+
+/// The stored copy's renditions, as signed image URLs.
+public struct StoredImageRefs: Sendable, Hashable, Codable {
+    public var thumbnail: ImageRef
+    public var preview: ImageRef
+    public var original: ImageRef
+
+    public init(thumbnail: ImageRef, preview: ImageRef, original: ImageRef) {
+        self.thumbnail = thumbnail
+        self.preview = preview
+        self.original = original
+    }
+}
+
+/// What one change did, for the event stream and the API's answer. `revision` is the gallery's after it.
+public enum GalleryChange: Sendable, Hashable {
+    case created(Gallery)
+    case added(revision: Int, index: Int, item: GalleryItem)
+    case removed(revision: Int, itemID: String)
+    case moved(revision: Int, itemID: String, index: Int)
+    case renamed(revision: Int, name: String)
+    case deleted(revision: Int, deletedAt: String)
+    case restored(revision: Int)
+    case gone
+
+    public var revision: Int? {
+        switch self {
+        case .created(let gallery): gallery.revision
+        case .added(let revision, _, _), .removed(let revision, _), .moved(let revision, _, _),
+            .renamed(let revision, _), .deleted(let revision, _), .restored(let revision):
+            revision
+        case .gone: nil
+        }
+    }
+}
+
+/// Times as the API writes them: ISO 8601 in UTC, to the second.
+enum Timestamp {
+    static func text(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).formatted(.iso8601)
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+import TesseraCore
+import TesseraGalleries
+
+/// `/api/galleries...`: galleries and their items, live events and export (see docs/galleries.md).
+///
+/// Every answer about one gallery carries `ETag: "<revision>"`; mutations honour `If-Match`.
+struct GalleriesController<Context: RequestContext> {
+    let galleries: GalleryService
+    let events: GalleryEvents
+    /// Largest upload accepted (the image size cap), and a ceiling for JSON bodies.
+    let maxUploadBytes: Int
+    static var maxJSONBytes: Int { 1 << 20 }
+
+    func addRoutes(to router: Router<Context>) {
+        let store = galleries.store
+        router.get("/api/galleries") { request, _ in
+            let deleted = request.uri.queryParameters.get("deleted") == "true"
+            return JSONBody.response(try await store.list(deleted: deleted))
+        }
+        router.post("/api/galleries") { request, _ in
+            let body = try await Self.json(NameBody.self, request)
+            let gallery = try await store.create(name: body.name)
+            return Self.answer(gallery, status: .created)
+        }
+        router.get("/api/galleries/{id}") { _, context in
+            Self.answer(try await store.gallery(try Self.id(context)))
+        }
+        router.patch("/api/galleries/{id}") { request, context in
+            let body = try await Self.json(NameBody.self, request)
+            return Self.answer(
+                try await store.rename(try Self.id(context), to: body.name, ifRevision: try Self.ifMatch(request)))
+        }
+        router.delete("/api/galleries/{id}") { request, context in
+            let id = try Self.id(context)
+            if request.uri.queryParameters.get("permanent") == "true" {
+                try await galleries.deletePermanently(id, ifRevision: try Self.ifMatch(request))
+                return Response(status: .noContent)
+            }
+            return Self.answer(try await store.delete(id, ifRevision: try Self.ifMatch(request)))
+        }
+        router.post("/api/galleries/{id}/restore") { request, context in
+            Self.answer(try await store.restore(try Self.id(context), ifRevision: try Self.ifMatch(request)))
+        }
+        router.post("/api/galleries/{id}/items") { request, context in
+            try await add(request, context)
+        }
+        router.delete("/api/galleries/{id}/items/{itemId}") { request, context in
+            let revision = try await galleries.remove(
+                context.parameters.get("itemId") ?? "", from: try Self.id(context),
+                ifRevision: try Self.ifMatch(request))
+            return Self.answer(RevisionBody(revision: revision, index: nil), revision: revision)
+        }
+        router.post("/api/galleries/{id}/items/{itemId}/move") { request, context in
+            let body = try await Self.json(MoveBody.self, request)
+            let (revision, index) = try await store.move(
+                context.parameters.get("itemId") ?? "", in: try Self.id(context), to: body.index,
+                ifRevision: try Self.ifMatch(request))
+            return Self.answer(RevisionBody(revision: revision, index: index), revision: revision)
+        }
+        router.get("/api/galleries/{id}/events") { request, context in
+            try await stream(request, id: try Self.id(context))
+        }
+        router.get("/api/galleries/{id}/export") { _, context in
+            let export = try await galleries.export(try Self.id(context))
+            let body = ResponseBody { writer in
+                try await export.write { data in try await writer.write(ByteBuffer(bytes: data)) }
+                try await writer.finish(nil)
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/zip", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"\(export.fileName)\"",
+                ],
+                body: body)
+        }
+    }
+
+    // MARK: - Adding
+
+    private func add(_ request: Request, _ context: Context) async throws -> Response {
+        let id = try Self.id(context)
+        let ifRevision = try Self.ifMatch(request)
+        let contentType = request.headers[.contentType] ?? ""
+        let added: (item: GalleryItem, index: Int, revision: Int)
+        if contentType.lowercased().hasPrefix("multipart/form-data") {
+            let body = try await Self.collect(request, limit: maxUploadBytes + 64 * 1024, what: "The upload")
+            guard let form = MultipartForm(contentType: contentType, body: body), let file = form.part(named: "file")
+            else {
+                throw GalleryError.invalidBody("Send the image as a multipart/form-data part named \"file\".")
+            }
+            guard file.data.count <= maxUploadBytes else { throw Self.tooLarge("The upload", limit: maxUploadBytes) }
+            let index = try form.part(named: "index").map { part in
+                guard let value = Int(String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+                else { throw GalleryError.invalidBody("The index must be a whole number.") }
+                return value
+            }
+            added = try await galleries.add(
+                upload: file.data, fileName: file.fileName, to: id, at: index, ifRevision: ifRevision)
+        } else {
+            let body = try await Self.json(AddBody.self, request)
+            switch (body.item, body.url) {
+            case (let item?, nil):
+                added = try await galleries.add(item: item, to: id, at: body.index, ifRevision: ifRevision)
+            case (nil, let url?):
+                added = try await galleries.add(url: url, to: id, at: body.index, ifRevision: ifRevision)
+            default:
+                throw GalleryError.invalidBody(
+                    "Send {\"item\": Item} or {\"url\": \"https://…\"} (optionally with \"index\"), or a multipart upload."
+                )
+            }
+        }
+        return Self.answer(added.item, status: .created, revision: added.revision)
+    }
+
+    // MARK: - Events
+
+    private func stream(_ request: Request, id: String) async throws -> Response {
+        // Subscribe before reading, so nothing committed in between is missed.
+        let current = try await galleries.store.gallery(id, items: false)
+        let messages = events.subscribe(id, knownRevision: current.revision)
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
+        let store = galleries.store
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
+            var sent = 0
+            func snapshot() async throws {
+                let gallery = try await store.gallery(id)
+                try await writer.write(Self.event("snapshot", id: gallery.revision, gallery))
+                sent = gallery.revision
+            }
+            if let lastEventID, lastEventID == current.revision {
+                sent = lastEventID
+            } else {
+                try await snapshot()
+            }
+            // A stream never ends by itself: it must not hold up a graceful shutdown.
+            loop: for await message in messages.cancelOnGracefulShutdown() {
+                switch message {
+                case .change(.gone):
+                    try await writer.write(Self.event("gone", id: nil, EmptyBody()))
+                    break loop
+                case .change(let change):
+                    guard let revision = change.revision, revision > sent else { continue }
+                    if revision > sent + 1 {
+                        try await snapshot()
+                    } else if let event = Self.event(for: change) {
+                        try await writer.write(event)
+                        sent = revision
+                    }
+                case .changedElsewhere(let revision):
+                    if revision > sent { try await snapshot() }
+                case .heartbeat:
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("X-Accel-Buffering")!: "no",
+            ],
+            body: body)
+    }
+
+    static func event(for change: GalleryChange) -> ByteBuffer? {
+        switch change {
+        case .added(let revision, let index, let item):
+            event("added", id: revision, AddedEvent(revision: revision, index: index, item: item))
+        case .removed(let revision, let itemID):
+            event("removed", id: revision, ItemEvent(revision: revision, itemId: itemID, index: nil))
+        case .moved(let revision, let itemID, let index):
+            event("moved", id: revision, ItemEvent(revision: revision, itemId: itemID, index: index))
+        case .renamed(let revision, let name):
+            event("renamed", id: revision, RenamedEvent(revision: revision, name: name))
+        case .deleted(let revision, let deletedAt):
+            event("deleted", id: revision, DeletedEvent(revision: revision, deletedAt: deletedAt))
+        case .restored(let revision):
+            event("restored", id: revision, RevisionBody(revision: revision, index: nil))
+        case .created, .gone:
+            nil
+        }
+    }
+
+    static func event(_ name: String, id: Int?, _ value: some Encodable) -> ByteBuffer {
+        var buffer = ByteBuffer(string: "event: \(name)\n")
+        if let id { buffer.writeString("id: \(id)\n") }
+        buffer.writeString("data: ")
+        buffer.writeBytes(JSONBody.encode(value))
+        buffer.writeString("\n\n")
+        return buffer
+    }
+
+    // MARK: - Input and output
+
+    struct NameBody: Decodable { let name: String }
+    struct MoveBody: Decodable { let index: Int }
+    struct AddBody: Decodable {
+        let item: Item?
+        let url: String?
+        let index: Int?
+    }
+    struct RevisionBody: Encodable {
+        let revision: Int
+        let index: Int?
+    }
+    struct AddedEvent: Encodable {
+        let revision: Int
+        let index: Int
+        let item: GalleryItem
+    }
+    struct ItemEvent: Encodable {
+        let revision: Int
+        let itemId: String
+        let index: Int?
+    }
+    struct RenamedEvent: Encodable {
+        let revision: Int
+        let name: String
+    }
+    struct DeletedEvent: Encodable {
+        let revision: Int
+        let deletedAt: String
+    }
+    struct EmptyBody: Encodable {}
+
+    static func id(_ context: Context) throws -> String {
+        context.parameters.get("id") ?? ""
+    }
+
+    /// `If-Match: "17"`, `17` or `W/"17"`; `*` (or none) asks for no check.
+    static func ifMatch(_ request: Request) throws -> Int? {
+        guard var value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), value != "*" else {
+            return nil
+        }
+        if value.hasPrefix("W/") { value.removeFirst(2) }
+        value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        guard let revision = Int(value) else {
+            throw GalleryError.invalidBody("If-Match must be a gallery revision, like \"17\".")
+        }
+        return revision
+    }
+
+    static func answer(_ value: some Encodable, status: HTTPResponse.Status = .ok, revision: Int) -> Response {
+        var response = JSONBody.response(value, status: status)
+        response.headers[.eTag] = "\"\(revision)\""
+        return response
+    }
+
+    static func answer(_ gallery: Gallery, status: HTTPResponse.Status = .ok) -> Response {
+        answer(gallery, status: status, revision: gallery.revision)
+    }
+
+    static func collect(_ request: Request, limit: Int, what: String) async throws -> Data {
+        do {
+            return Data(buffer: try await request.body.collect(upTo: limit))
+        } catch {
+            throw tooLarge(what, limit: limit)
+        }
+    }
+
+    static func tooLarge(_ what: String, limit: Int) -> GalleryError {
+        GalleryError(
+            status: 413, code: "too_large",
+            message: "\(what) is larger than \(limit / 1_048_576) MB, more than Tessera takes.")
+    }
+
+    static func json<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        let data = try await collect(request, limit: maxJSONBytes, what: "The request body")
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw GalleryError.invalidBody("The request body needs \"\(key.stringValue)\".")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw GalleryError.invalidBody("\"\(path)\" has the wrong type in the request body.")
+        } catch {
+            throw GalleryError.invalidBody("The request body is not the JSON this call takes.")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TesseraCore
+import TesseraGalleries
+import TesseraStorage
+import TesseraTestSupport
+import Testing
+
+/// A gallery's event stream read as a browser reads it, while other clients change the gallery.
+@Suite("Gallery events")
+struct GalleryEventsTests {
+    @Test(.timeLimit(.minutes(1))) func everyChangeArrivesInOrderAndReconnectsCatchUp() async throws {
+        try await withTessera(StandInSet().list) { client, _ in
+            let port = try #require(client.port)
+            let gallery = try await GalleriesAPITests.create(client)
+            let stream = try await EventStream.open(port: port, gallery: gallery.id)
+            let snapshot = try await stream.next()
+            #expect(snapshot.name == "snapshot" && snapshot.id == "1")
+            #expect(try snapshot.decode(Gallery.self).items == [])
+
+            let item = try await GalleriesAPITests.firstResult(client)
+            let added = try await GalleriesAPITests.add(client, gallery.id, json: try GalleriesAPITests.itemJSON(item))
+                .json(GalleryItem.self)
+            let event = try await stream.next()
+            #expect(event.name == "added" && event.id == "2")
+            #expect(event.data.contains(#""index":0"#) && event.data.contains(added.id))
+
+            _ = try await client.execute(
+                uri: "/api/galleries/\(gallery.id)", method: .patch, body: ByteBuffer(string: #"{"name":"Dunes"}"#))
+            let renamed = try await stream.next()
+            #expect(renamed.name == "renamed" && renamed.id == "3" && renamed.data == #"{"name":"Dunes","revision":3}"#)
+            _ = try await client.execute(uri: "/api/galleries/\(gallery.id)/items/\(added.id)", method: .delete)
+            let removed = try await stream.next()
+            #expect(removed.name == "removed" && removed.data == #"{"itemId":"\#(added.id)","revision":4}"#)
+            await stream.close()
+
+            // Reconnecting up to date: nothing resent; behind: a snapshot.
+            let current = try await EventStream.open(port: port, gallery: gallery.id, lastEventID: "4")
+            let behind = try await EventStream.open(port: port, gallery: gallery.id, lastEventID: "2")
+            let caughtUp = try await behind.next()
+            #expect(caughtUp.name == "snapshot" && caughtUp.id == "4")
+            _ = try await client.execute(uri: "/api/galleries/\(gallery.id)", method: .delete)
+            let first = try await current.next()
+            #expect(first.name == "deleted" && first.id == "5", "no snapshot before the new change")
+            _ = try await client.execute(uri: "/api/galleries/\(gallery.id)?permanent=true", method: .delete)
+            #expect(try await current.next().name == "gone")
+            #expect(try await current.ended())
+            await current.close()
+            await behind.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func changesMadeByAnotherProcessArriveAsASnapshot() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-events-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await withTessera(StandInSet().list, dataFolder: data) { client, _ in
+            let gallery = try await GalleriesAPITests.create(client)
+            let stream = try await EventStream.open(port: try #require(client.port), gallery: gallery.id)
+            #expect(try await stream.next().name == "snapshot")
+            // Another process (here: another connection to the same database file, as the CLI would open).
+            let other = GalleryStore(
+                database: try AppDatabase.open(inDirectory: data),
+                linker: StaticLinker())
+            _ = try await other.rename(gallery.id, to: "Renamed elsewhere")
+            let event = try await stream.next()
+            #expect(event.name == "snapshot" && event.id == "2")
+            #expect(try event.decode(Gallery.self).name == "Renamed elsewhere")
+            await stream.close()
+        }
+    }
+}
+
+/// Links that are just the reference: for a store opened outside the server.
+struct StaticLinker: ImageLinking {
+    func link(_ upstreamURL: String, variant: ImageVariant) -> String { "/img/\(variant.rawValue)/x/\(upstreamURL)" }
+}
+
+/// A server-sent event stream read incrementally over a real connection.
+final class EventStream: Sendable {
+    struct Event: Sendable {
+        var name = "message"
+        var id: String?
+        var data = ""
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try JSONDecoder().decode(T.self, from: Data(data.utf8))
+        }
+    }
+
+    struct Timeout: Error {}
+
+    private let client: HTTPClient
+    private let events: AsyncStream<Event?>
+    private let reader: Task<Void, Never>
+    private let iterator: IteratorBox
+
+    private final class IteratorBox: @unchecked Sendable {
+        // Only used by the test's own task, one call at a time.
+        var iterator: AsyncStream<Event?>.Iterator
+        init(_ iterator: AsyncStream<Event?>.Iterator) { self.iterator = iterator }
+    }
+
+    private init(client: HTTPClient, events: AsyncStream<Event?>, reader: Task<Void, Never>) {
+        self.client = client
+        self.events = events
+        self.reader = reader
+        self.iterator = IteratorBox(events.makeAsyncIterator())
+    }
+
+    static func open(port: Int, gallery: String, lastEventID: String? = nil) async throws -> EventStream {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries/\(gallery)/events")
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        #expect(response.status == .ok)
+        let (events, continuation) = AsyncStream.makeStream(of: Event?.self)
+        let reader = Task {
+            var text = ""
+            do {
+                for try await chunk in response.body {
+                    text += String(buffer: chunk)
+                    while let end = text.range(of: "\n\n") {
+                        let block = String(text[..<end.lowerBound])
+                        text = String(text[end.upperBound...])
+                        var event = Event()
+                        var isEvent = false
+                        for line in block.split(separator: "\n") {
+                            if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)); isEvent = true }
+                            if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                            if line.hasPrefix("data: ") { event.data += String(line.dropFirst(6)); isEvent = true }
+                        }
+                        if isEvent { continuation.yield(event) }
+                    }
+                }
+            } catch {}
+            continuation.yield(nil)
+            continuation.finish()
+        }
+        return EventStream(client: client, events: events, reader: reader)
+    }
+
+    /// The next event, within `timeout`.
+    func next(timeout: Duration = .seconds(5)) async throws -> Event {
+        guard let event = try await nextOrEnd(timeout: timeout) else { throw Timeout() }
+        return event
+    }
+
+    /// Whether the server ended the stream (within `timeout`).
+    func ended(timeout: Duration = .seconds(5)) async throws -> Bool {
+        try await nextOrEnd(timeout: timeout) == nil
+    }
+
+    private func nextOrEnd(timeout: Duration) async throws -> Event? {
+        let box = iterator
+        return try await withThrowingTaskGroup(of: Event?.self) { group in
+            group.addTask { await box.iterator.next() ?? nil }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw Timeout()
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
+    func close() async {
+        reader.cancel()
+        try? await client.shutdown()
+    }
+}
