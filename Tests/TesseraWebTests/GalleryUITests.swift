@@ -17,7 +17,9 @@ struct GalleryUITests {
             try await withBrowser { browser in
                 try await browser.open(app, "/")
                 try await browser.waitFor("#nav-galleries").click()
-                try await browser.waitUntil("the galleries page") { try await browser.currentURL == app.url("/galleries") }
+                try await browser.waitUntil("the galleries page") {
+                    try await browser.currentURL == app.url("/galleries")
+                }
                 try await browser.waitUntil("the empty state") {
                     try await browser.text(of: "#galleries-status").hasPrefix("No galleries yet")
                 }
@@ -25,7 +27,9 @@ struct GalleryUITests {
                 // Names are 1–100 characters after trimming; anything else is said next to the field.
                 let field = try await browser.waitFor("#new-gallery-name")
                 try await field.sendKeys("   " + Key.enter)
-                try await browser.waitUntil("the empty-name message") { try await !browser.isHidden("#new-gallery-message") }
+                try await browser.waitUntil("the empty-name message") {
+                    try await !browser.isHidden("#new-gallery-message")
+                }
                 #expect(try await browser.text(of: "#new-gallery-message") == "Give the gallery a name.")
                 try await field.clear()
                 try await field.sendKeys(String(repeating: "x", count: 101) + Key.enter)
@@ -34,10 +38,14 @@ struct GalleryUITests {
 
                 try await field.clear()
                 try await field.sendKeys("Moodboard" + Key.enter)
-                try await browser.waitUntil("the first card") { try await browser.findAll("#gallery-cards .card").count == 1 }
+                try await browser.waitUntil("the first card") {
+                    try await browser.findAll("#gallery-cards .card").count == 1
+                }
                 #expect(try await browser.isHidden("#new-gallery-message"))
                 try await field.sendKeys("  Trips  " + Key.enter)
-                try await browser.waitUntil("the second card") { try await browser.findAll("#gallery-cards .card").count == 2 }
+                try await browser.waitUntil("the second card") {
+                    try await browser.findAll("#gallery-cards .card").count == 2
+                }
                 let stored = try await browser.galleries()
                 #expect(Set(stored.map(\.name)) == ["Moodboard", "Trips"], "names are stored trimmed")
                 let moodboard = try #require(stored.first { $0.name == "Moodboard" })
@@ -53,7 +61,8 @@ struct GalleryUITests {
                     try await browser.text(of: "\(moodCard) .name-button") == "Mood board"
                 }
                 #expect(try await browser.gallery(moodboard.id).name == "Mood board")
-                #expect(try await browser.activeElement()?.attribute("class") == "name-button", "focus is back on the name")
+                #expect(
+                    try await browser.activeElement()?.attribute("class") == "name-button", "focus is back on the name")
                 // …Escape cancels.
                 try await browser.pressKeys(Key.enter)
                 _ = try await browser.waitFor("\(moodCard) .rename-field")
@@ -113,8 +122,10 @@ struct GalleryUITests {
                 try await browser.open(app, "/search?q=fox&scope=pixabay")
                 let picks = try await browser.createGallery("Picks")
                 try await browser.waitForTiles(atLeast: 3)
-                let first = try #require(try await browser.find("#results .tile:nth-child(1) a")?.attribute("data-item"))
-                let second = try #require(try await browser.find("#results .tile:nth-child(2) a")?.attribute("data-item"))
+                let first = try #require(
+                    try await browser.find("#results .tile:nth-child(1) a")?.attribute("data-item"))
+                let second = try #require(
+                    try await browser.find("#results .tile:nth-child(2) a")?.attribute("data-item"))
 
                 try await browser.waitFor("#results .tile:nth-child(1) a").click()
                 try await browser.waitFor("#detail-actions [data-action=add-to-gallery]").click()
@@ -135,7 +146,9 @@ struct GalleryUITests {
                 try await browser.waitFor("#action-menu [data-action=add-to-gallery]").click()
                 _ = try await browser.waitFor("#gallery-picker[open]")
                 try await browser.pressKeys(Key.escape)
-                try await browser.waitUntil("the picker to close") { try await browser.find("#gallery-picker[open]") == nil }
+                try await browser.waitUntil("the picker to close") {
+                    try await browser.find("#gallery-picker[open]") == nil
+                }
                 #expect(try await !browser.isHidden("#detail"), "Escape closed the picker only")
                 try await browser.pressKeys(Key.escape)
                 try await browser.waitUntil("the results") { try await browser.isHidden("#detail") }
@@ -184,12 +197,14 @@ struct GalleryUITests {
                     to: "#gallery-grid .tile:nth-child(1)", at: (0.2, 0.5),
                     data: [
                         "text/uri-list": "https://example.com/a-page-about-it",
-                        "text/html": "<a href=\"https://example.com/a-page-about-it\"><img src=\"\(pictured)\" alt=\"\"></a>",
+                        "text/html":
+                            "<a href=\"https://example.com/a-page-about-it\"><img src=\"\(pictured)\" alt=\"\"></a>",
                     ])
                 try await browser.waitForGalleryTiles(2)
                 stored = try await browser.gallery(gallery.id)
                 #expect(stored.items?.map(\.sourceURL) == [pictured, linked])
-                #expect(try await browser.galleryTileIDs() == stored.items?.map(\.id), "the page shows the server's order")
+                #expect(
+                    try await browser.galleryTileIDs() == stored.items?.map(\.id), "the page shows the server's order")
 
                 // A link that is not an image: the placeholder goes and the server's reason is shown.
                 let before = stored.revision
@@ -231,6 +246,20 @@ struct GalleryUITests {
                     try await browser.currentURL == app.url("/galleries/\(gallery.id)")
                 }
                 #expect(try await browser.isHidden("#detail"))
+
+                // Removed with its menu, its stored copy goes with it (no other item uses those bytes); Undo
+                // still brings the same image back, at the same place.
+                try await browser.waitFor("#gallery-grid .tile:nth-child(3) .tile-menu").click()
+                try await browser.waitFor("#item-menu [data-action=remove]").click()
+                try await browser.waitForToast({ $0.hasPrefix("Removed “") }, "Removed")
+                try await browser.waitUntil("the removal stored") {
+                    try await browser.gallery(gallery.id).items?.count == 2
+                }
+                try await browser.waitFor("#toast .toast-action").click()
+                try await browser.waitForGalleryTiles(3)
+                stored = try await browser.gallery(gallery.id)
+                #expect(stored.items?.last?.item.title == upload.item.title)
+                #expect(stored.items?.last?.item.id == upload.item.id, "the same image (ids come from the bytes)")
                 try await browser.expectNoConsoleErrors(exceptStatus: [415])
             }
         }
@@ -242,7 +271,9 @@ struct GalleryUITests {
                 try await browser.open(app, "/galleries")
                 let gallery = try await browser.createGallery("Order")
                 var added: [GalleryItemJSON] = []
-                for name in ["a", "b", "c"] { added.append(try await browser.addImage(imageURL(app, name), to: gallery.id)) }
+                for name in ["a", "b", "c"] {
+                    added.append(try await browser.addImage(imageURL(app, name), to: gallery.id))
+                }
                 let (a, b, c) = (added[0].id, added[1].id, added[2].id)
                 try await browser.open(app, "/galleries/\(gallery.id)")
                 try await browser.waitForGalleryTiles(3)
@@ -254,7 +285,9 @@ struct GalleryUITests {
                 #expect(state.markerShown, "an insertion marker while dragging")
                 #expect(state.trashShown, "the trash while dragging a tile")
                 #expect(try await browser.galleryTileIDs() == [b, c, a])
-                try await browser.waitUntil("the server's order") { try await browser.gallery(gallery.id).items?.map(\.id) == [b, c, a] }
+                try await browser.waitUntil("the server's order") {
+                    try await browser.gallery(gallery.id).items?.map(\.id) == [b, c, a]
+                }
                 #expect(try await browser.isHidden("#trash-target"), "the trash goes when the drag ends")
 
                 // Keyboard: arrows move between tiles; the tile's menu moves it.
@@ -265,13 +298,17 @@ struct GalleryUITests {
                 #expect(try await browser.activeElement()?.attribute("aria-label")?.hasPrefix("Actions for ") == true)
                 try await browser.pressKeys(Key.enter)
                 _ = try await browser.waitFor("#item-menu:not([hidden])")
-                #expect(try await browser.activeElement()?.attribute("data-action") == "right", "Move left is off for the first")
+                #expect(
+                    try await browser.activeElement()?.attribute("data-action") == "right",
+                    "Move left is off for the first")
                 try await browser.pressKeys(Key.enter)
                 #expect(try await browser.galleryTileIDs() == [c, b, a])
                 try await browser.waitUntil("the server's order after Move right") {
                     try await browser.gallery(gallery.id).items?.map(\.id) == [c, b, a]
                 }
-                #expect(try await browser.activeElement()?.attribute("aria-expanded") == "false", "focus stays on the moved tile's menu button")
+                #expect(
+                    try await browser.activeElement()?.attribute("aria-expanded") == "false",
+                    "focus stays on the moved tile's menu button")
                 try await browser.pressKeys(Key.enter)
                 _ = try await browser.waitFor("#item-menu:not([hidden])")
                 try await browser.pressKeys(Key.escape)
@@ -282,11 +319,14 @@ struct GalleryUITests {
                 #expect(trashed.trashShown)
                 #expect(try await browser.galleryTileIDs() == [b, a])
                 try await browser.waitForToast({ $0.hasPrefix("Removed “") }, "Removed")
-                try await browser.waitUntil("the removal stored") { try await browser.gallery(gallery.id).items?.count == 2 }
+                try await browser.waitUntil("the removal stored") {
+                    try await browser.gallery(gallery.id).items?.count == 2
+                }
                 try await browser.waitFor("#toast .toast-action").click()
                 try await browser.waitForGalleryTiles(3)
                 let restored = try await browser.gallery(gallery.id)
-                #expect(restored.items?.map(\.item.id) == [added[2], added[1], added[0]].map(\.item.id), "c is back first")
+                #expect(
+                    restored.items?.map(\.item.id) == [added[2], added[1], added[0]].map(\.item.id), "c is back first")
                 #expect(try await browser.galleryTileIDs() == restored.items?.map(\.id))
                 try await browser.expectNoConsoleErrors()
             }
@@ -299,7 +339,9 @@ struct GalleryUITests {
                 try await browser.open(app, "/galleries")
                 let gallery = try await browser.createGallery("Thumbs")
                 var ids: [String] = []
-                for name in ["t1", "t2", "t3"] { ids.append(try await browser.addImage(imageURL(app, name), to: gallery.id).id) }
+                for name in ["t1", "t2", "t3"] {
+                    ids.append(try await browser.addImage(imageURL(app, name), to: gallery.id).id)
+                }
                 try await browser.open(app, "/galleries/\(gallery.id)")
                 try await browser.waitForGalleryTiles(3)
 
@@ -341,7 +383,8 @@ struct GalleryUITests {
                     try await first.waitForGalleryTiles(1)
                     try await second.waitForGalleryTiles(1, timeout: .seconds(2))
                     try await first.drag(
-                        to: "#gallery-grid .tile:nth-child(1)", at: (0.9, 0.5), data: ["text/uri-list": imageURL(app, "live-2")])
+                        to: "#gallery-grid .tile:nth-child(1)", at: (0.9, 0.5),
+                        data: ["text/uri-list": imageURL(app, "live-2")])
                     try await first.waitForGalleryTiles(2)
                     try await second.waitForGalleryTiles(2, timeout: .seconds(2))
                     let stored = try await first.gallery(gallery.id)
@@ -352,7 +395,8 @@ struct GalleryUITests {
 
                     // Moved and renamed in the second window: seen in the first.
                     try await second.drag(
-                        from: "#gallery-grid .tile:nth-child(2) a", to: "#gallery-grid .tile:nth-child(1)", at: (0.1, 0.5))
+                        from: "#gallery-grid .tile:nth-child(2) a", to: "#gallery-grid .tile:nth-child(1)",
+                        at: (0.1, 0.5))
                     try await first.waitUntil("the move in the first window", timeout: .seconds(2)) {
                         try await first.galleryTileIDs() == order.reversed()
                     }
@@ -406,7 +450,9 @@ struct GalleryUITests {
                         "return [...document.querySelectorAll('#gallery-cards img')].every(i => i.complete && i.naturalWidth > 0) && document.querySelectorAll('#gallery-cards .card').length === 2"
                     ).bool == true
                 }
-                #expect(try await browser.execute("return document.documentElement.scrollWidth").int == width, "no sideways scrolling")
+                #expect(
+                    try await browser.execute("return document.documentElement.scrollWidth").int == width,
+                    "no sideways scrolling")
                 try await browser.saveScreenshot(named: "galleries-\(width)x\(height)")
 
                 try await browser.open(app, "/galleries/\(gallery.id)")

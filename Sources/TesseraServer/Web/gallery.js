@@ -325,7 +325,7 @@ export class GalleryView {
       const at = [...this.grid.children].slice(0, [...this.grid.children].indexOf(placeholder))
         .filter((child) => !child.classList.contains('pending')).length;
       try {
-        const { item } = await this.mutate(() => api.addToGallery(this.id, { ...source, index: at }));
+        const { item } = await this.addOne(source, at);
         this.items.set(item.id, item);
         if (this.tileElement(item.id) || !placeholder.isConnected) placeholder.remove();
         else placeholder.replaceWith(this.tileFor(item));
@@ -335,6 +335,21 @@ export class GalleryView {
       }
       this.updateCount();
     }
+  }
+
+  /** Adds one source; when it fails, each of its `fallbacks` in turn (see `remove`). */
+  async addOne(source, index) {
+    const { fallbacks = [], ...first } = source;
+    let failure;
+    for (const attempt of [first, ...fallbacks]) {
+      try {
+        return await this.mutate(() => api.addToGallery(this.id, { ...attempt, index }));
+      } catch (error) {
+        failure = failure ?? error;
+        if (error.status === 409 || error.code === 'gallery_not_found') break;
+      }
+    }
+    throw failure;
   }
 
   placeholder(text) {
@@ -366,10 +381,19 @@ export class GalleryView {
     this.items.delete(id);
     this.removeTile(element);
     if (focusNeighbour) (neighbour?.querySelector('a') ?? $('#gallery-upload')).focus();
-    const title = galleryItem.item.title;
+    const { item, sourceURL } = galleryItem;
+    // Undo adds the same item again, and the server fetches its image from the item's URL. For an import
+    // that URL is the stored copy, which goes with the item when nothing else uses the bytes: keep them
+    // (and the page it came from) to fall back on.
+    const fallbacks = [];
+    if (item.source === 'web' || item.source === 'upload') {
+      if (sourceURL) fallbacks.push({ url: sourceURL });
+      const file = await api.imageFile(galleryItem.image?.original?.url ?? item.full?.url, item.title);
+      if (file) fallbacks.push({ file });
+    }
     try {
       await this.mutate(() => api.removeFromGallery(this.id, id));
-      toast(`Removed “${title}”`, { action: 'Undo', onAction: () => this.addMany([{ item: galleryItem.item }], index) });
+      toast(`Removed “${item.title}”`, { action: 'Undo', onAction: () => this.addMany([{ item, fallbacks }], index) });
     } catch (error) {
       toast(error.message);
     }
