@@ -470,6 +470,22 @@ struct GalleryUITests {
                 try await browser.waitFor("#detail-actions [data-action=add-to-gallery]").click()
                 _ = try await browser.waitFor("#picker-list [data-gallery]")
                 try await browser.saveScreenshot(named: "picker-\(width)x\(height)")
+                try await browser.pressKeys(Key.escape)
+                try await browser.waitUntil("the picker to close") {
+                    try await browser.find("#gallery-picker[open]") == nil
+                }
+                try await browser.pressKeys(Key.escape)
+                try await browser.waitUntil("the results") { try await browser.isHidden("#detail") }
+                try await browser.waitFor("#panel-toggle").click()
+                _ = try await browser.waitFor("#gallery-panel-list [data-gallery]")
+                try await browser.saveScreenshot(named: "results-panel-\(width)x\(height)")
+                try await browser.waitFor("#panel-close").click()
+
+                try await browser.cdp(
+                    "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+                try await browser.open(app, "/galleries/\(gallery.id)")
+                try await browser.waitForGalleryTiles(7)
+                try await browser.saveScreenshot(named: "gallery-dark-\(width)x\(height)")
                 try await browser.expectNoConsoleErrors()
             }
         }

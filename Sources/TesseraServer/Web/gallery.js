@@ -8,26 +8,14 @@
 // requests have settled, so every tab ends with the server's one order. Applying an event is idempotent
 // (by item id), so an event for our own change arriving before its answer does no harm.
 import * as api from './api.js';
-import { $, h, toast } from './dom.js';
+import { $, toast } from './dom.js';
 import { galleryURL, go } from './router.js';
-import { tile } from './tiles.js';
 import { renamable } from './rename.js';
 import { itemCount } from './galleries.js';
 import { TileMenu } from './tilemenu.js';
 import { GalleryDrops } from './gallerydrops.js';
 import { TouchReorder } from './touchreorder.js';
-import { icon } from './icons.js';
-
-/** A gallery item as the detail view and tiles show it: the source's item with the stored copy's images. */
-export function storedItem(galleryItem) {
-  const { item, image } = galleryItem;
-  return {
-    ...item,
-    thumbnail: image?.thumbnail ?? item.thumbnail,
-    preview: image?.preview ?? item.preview,
-    full: image?.original ?? item.full,
-  };
-}
+import * as tiles from './gallerytiles.js';
 
 export class GalleryView {
   constructor(catalog) {
@@ -150,13 +138,7 @@ export class GalleryView {
     this.gallery = { ...gallery, items: undefined };
     this.revision = gallery.revision;
     this.items = new Map(gallery.items.map((item) => [item.id, item]));
-    const focused = document.activeElement;
-    const existing = new Map([...this.grid.querySelectorAll('.tile:not(.pending)')].map((t) => [t.dataset.id, t]));
-    const pending = [...this.grid.children].map((child, index) => [child, index]).filter(([child]) => child.classList.contains('pending'));
-    const tiles = gallery.items.map((item) => existing.get(item.id) ?? this.tileFor(item));
-    this.grid.replaceChildren(...tiles);
-    for (const [child, index] of pending) this.grid.insertBefore(child, this.grid.children[index] ?? null);
-    if (focused && focused !== document.activeElement && this.grid.contains(focused)) focused.focus({ preventScroll: true });
+    tiles.showItems(this.grid, gallery.items, (item) => this.tileFor(item));
     this.showMeta();
     this.setState('ready');
   }
@@ -187,33 +169,19 @@ export class GalleryView {
   }
 
   tileFor(galleryItem) {
-    const item = storedItem(galleryItem);
-    const element = tile(item, this.catalog.sourceTitle(item.source), {
-      href: galleryURL(this.id, galleryItem.id), link: { 'data-gallery-item': galleryItem.id }, id: galleryItem.id,
-    });
-    element.append(h('button', {
-      type: 'button', class: 'tile-menu', 'aria-label': `Actions for ${item.title}`, 'aria-haspopup': 'menu',
-      'aria-expanded': 'false', 'aria-controls': 'item-menu',
-    }, icon('more')));
-    return element;
+    return tiles.galleryTile(galleryItem, this.id, this.catalog.sourceTitle(galleryItem.item.source));
   }
 
   tileElement(id) {
-    return this.grid.querySelector(`.tile[data-id="${CSS.escape(id)}"]:not(.pending)`);
-  }
-
-  realTiles() {
-    return [...this.grid.querySelectorAll('.tile:not(.pending)')];
+    return tiles.itemTile(this.grid, id);
   }
 
   indexOf(id) {
-    return this.realTiles().findIndex((element) => element.dataset.id === id);
+    return tiles.indexOf(this.grid, id);
   }
 
-  /** Puts `element` where it is the `index`-th item (placeholders not counted). */
   place(element, index) {
-    const others = this.realTiles().filter((other) => other !== element);
-    this.grid.insertBefore(element, others[index] ?? null);
+    tiles.place(this.grid, element, index);
   }
 
   // MARK: - Live updates
@@ -316,14 +284,13 @@ export class GalleryView {
       toast('Restore this gallery before adding to it.');
       return;
     }
-    const placeholders = sources.map((source) => this.placeholder(label(source)));
-    const before = index == null ? null : this.realTiles()[index] ?? null;
+    const placeholders = sources.map((source) => tiles.placeholderTile(label(source)));
+    const before = index == null ? null : tiles.itemTiles(this.grid)[index] ?? null;
     for (const placeholder of placeholders) this.grid.insertBefore(placeholder, before);
     this.updateCount();
     for (const [n, source] of sources.entries()) {
       const placeholder = placeholders[n];
-      const at = [...this.grid.children].slice(0, [...this.grid.children].indexOf(placeholder))
-        .filter((child) => !child.classList.contains('pending')).length;
+      const at = tiles.itemsBefore(this.grid, placeholder);
       try {
         const { item } = await this.addOne(source, at);
         this.items.set(item.id, item);
@@ -350,11 +317,6 @@ export class GalleryView {
       }
     }
     throw failure;
-  }
-
-  placeholder(text) {
-    return h('li', { class: 'tile pending', role: 'listitem', 'aria-busy': 'true', 'aria-label': `Adding ${text}` },
-      h('span', { class: 'pending-box' }, h('span', { class: 'spinner', 'aria-hidden': 'true' })));
   }
 
   async move(id, index) {

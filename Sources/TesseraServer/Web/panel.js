@@ -23,6 +23,12 @@ export class GalleryPanel {
       this.setOpen(false);
       this.toggle.focus();
     });
+    this.panel.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      this.setOpen(false);
+      this.toggle.focus();
+    });
     const results = $('#results');
     results.addEventListener('dragstart', (event) => this.start(event));
     results.addEventListener('dragend', () => this.end());
