@@ -124,7 +124,11 @@ export class GalleryView {
     this.unfollow = api.followGallery(id, {
       onEvent: (type, data) => { if (id === this.id) this.apply(type, data); },
       // The browser gave up (the server restarted, or the gallery is gone): catch up once, then listen again.
-      onBroken: () => setTimeout(() => { if (id === this.id) this.resync().then(() => this.follow(id)); }, 2000),
+      onBroken: () => setTimeout(async () => {
+        if (id !== this.id) return;
+        await this.resync();
+        if (id === this.id && this.element.dataset.state === 'ready') this.follow(id);
+      }, 2000),
     });
   }
 
