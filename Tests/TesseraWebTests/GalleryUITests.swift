@@ -166,6 +166,23 @@ struct GalleryUITests {
                 try await browser.waitUntil("the panel's counts") {
                     try await browser.text(of: "#gallery-panel-list [data-gallery='\(picks.id)'] .count") == "2 items"
                 }
+
+                // In the gallery, a result shows from the gallery's own copy, not from the source.
+                try await browser.waitFor("#gallery-panel-list [data-gallery='\(picks.id)']").click()
+                try await browser.waitForGalleryTiles(2)
+                let kept = try #require(try await browser.gallery(picks.id).items?.first)
+                #expect(
+                    try await browser.execute(
+                        "return document.querySelector('#gallery-grid .tile img').getAttribute('src')"
+                    )
+                    .string == kept.image.thumbnail.url)
+                try await browser.waitFor("#gallery-grid .tile a").click()
+                try await browser.waitUntil("the stored preview in the detail view") {
+                    try await browser.execute("return document.querySelector('#stage-image').getAttribute('src')")
+                        .string
+                        == kept.image.preview.url
+                }
+                #expect(try await browser.text(of: "#detail-title") == kept.item.title)
                 try await browser.expectNoConsoleErrors()
             }
         }
