@@ -1,5 +1,5 @@
 // One gallery (`/galleries/{id}`): its items as tiles in the user's order, kept live with the gallery's
-// event stream, and the changes this page makes (add, move, remove, rename).
+// event stream. The changes this page makes (add, move, remove, rename) are in gallerychanges.js.
 //
 // Revisions: the page remembers the revision it shows. Events not newer than it are dropped. A change made
 // here is shown at once; the server's answer names its revision, and when that is exactly the next one
@@ -16,16 +16,18 @@ import { TileMenu } from './tilemenu.js';
 import { GalleryDrops } from './gallerydrops.js';
 import { TouchReorder } from './touchreorder.js';
 import * as tiles from './gallerytiles.js';
+import { changes } from './gallerychanges.js';
 
 export class GalleryView {
   constructor(catalog) {
     this.catalog = catalog;
     this.element = $('#gallery-view');
     this.grid = $('#gallery-grid');
-    this.heading = $('#gallery-heading');
     this.banner = $('#gallery-banner');
     this.items = new Map();
     this.id = null;
+    /** Counts each showing of a gallery: what a request began under an earlier one must not touch. */
+    this.visit = 0;
     this.menu = new TileMenu((action, id, button) => this.menuAction(action, id, button));
     this.drops = new GalleryDrops(this);
     this.touch = new TouchReorder(this, this.drops);
@@ -89,6 +91,7 @@ export class GalleryView {
     if (this.id === id) return this.loading;
     this.stopFollowing();
     this.id = id;
+    this.visit++;
     this.gallery = null;
     this.items.clear();
     this.grid.replaceChildren();
@@ -105,16 +108,18 @@ export class GalleryView {
     this.menu.close(false);
     this.stopFollowing();
     this.id = null;
+    this.visit++;
   }
 
   async load(id) {
+    const visit = this.visit;
     try {
       const gallery = await api.gallery(id);
-      if (id !== this.id) return;
+      if (visit !== this.visit) return;
       this.render(gallery);
       this.follow(id);
     } catch (error) {
-      if (id !== this.id) return;
+      if (visit !== this.visit) return;
       this.setState('missing', error.status === 404 ? 'There is no such gallery. It may have been deleted for good.' : error.message);
     }
   }
@@ -249,164 +254,41 @@ export class GalleryView {
     }
   }
 
-  /** Runs one change of ours against the server and keeps the revision bookkeeping (see the top). */
-  async mutate(request) {
-    const id = this.id;
-    this.pending++;
+  /** Runs one change of ours against the server and keeps the revision bookkeeping (see the top) when it
+   * is to the gallery on screen (`galleryID`: another one, for an Undo after the user moved on). */
+  async mutate(request, galleryID = this.id) {
+    const visit = galleryID === this.id ? this.visit : -1;
+    const here = () => visit === this.visit;
+    if (here()) this.pending++;
     try {
       const answer = await request();
-      if (id === this.id) {
+      if (here()) {
         if (answer?.revision === this.revision + 1) this.revision = answer.revision;
         else if (!(answer?.revision <= this.revision)) this.stale = true;
       }
       return answer;
     } catch (error) {
-      if (id === this.id) this.stale = true;
+      if (here()) this.stale = true;
       throw error;
     } finally {
-      this.pending--;
-      if (id === this.id && this.pending === 0 && this.stale) this.resync();
+      if (here()) {
+        this.pending--;
+        if (this.pending === 0 && this.stale) this.resync();
+      }
     }
   }
 
   async resync() {
-    const id = this.id;
+    const visit = this.visit;
     this.stale = false;
     try {
-      const gallery = await api.gallery(id);
-      if (id === this.id && this.pending === 0 && gallery.revision >= this.revision) this.render(gallery);
+      const gallery = await api.gallery(this.id);
+      if (visit === this.visit && this.pending === 0 && gallery.revision >= this.revision) this.render(gallery);
     } catch (error) {
-      if (id === this.id && error.status === 404) this.apply('gone', {});
-    }
-  }
-
-  // MARK: - Changes
-
-  /** Adds each source (`{item}`, `{url}` or `{file}`) in turn from `index` on (null: at the end). */
-  async addMany(sources, index) {
-    if (this.readOnly) {
-      toast('Restore this gallery before adding to it.');
-      return;
-    }
-    const placeholders = sources.map((source) => tiles.placeholderTile(label(source)));
-    const before = index == null ? null : tiles.itemTiles(this.grid)[index] ?? null;
-    for (const placeholder of placeholders) this.grid.insertBefore(placeholder, before);
-    this.updateCount();
-    for (const [n, source] of sources.entries()) {
-      const placeholder = placeholders[n];
-      const at = tiles.itemsBefore(this.grid, placeholder);
-      try {
-        const { item } = await this.addOne(source, at);
-        this.items.set(item.id, item);
-        if (this.tileElement(item.id) || !placeholder.isConnected) placeholder.remove();
-        else placeholder.replaceWith(this.tileFor(item));
-      } catch (error) {
-        placeholder.remove();
-        toast(`${label(source)} was not added: ${error.message}`);
-      }
-      this.updateCount();
-    }
-  }
-
-  /** Adds one source; when it fails, each of its `fallbacks` in turn (see `remove`). */
-  async addOne(source, index) {
-    const { fallbacks = [], ...first } = source;
-    let failure;
-    for (const attempt of [first, ...fallbacks]) {
-      try {
-        return await this.mutate(() => api.addToGallery(this.id, { ...attempt, index }));
-      } catch (error) {
-        failure = failure ?? error;
-        if (error.status === 409 || error.code === 'gallery_not_found') break;
-      }
-    }
-    throw failure;
-  }
-
-  async move(id, index) {
-    const element = this.tileElement(id);
-    const from = this.indexOf(id);
-    if (!element || index === from || index < 0 || index >= this.items.size || this.readOnly) return;
-    const focused = element.contains(document.activeElement) ? document.activeElement : null;
-    this.place(element, index);
-    focused?.focus({ preventScroll: true });
-    focused?.scrollIntoView({ block: 'nearest' });
-    try {
-      await this.mutate(() => api.moveInGallery(this.id, id, index));
-    } catch (error) {
-      toast(error.message);
-    }
-  }
-
-  async remove(id, { focusNeighbour = false } = {}) {
-    const galleryItem = this.items.get(id);
-    const element = this.tileElement(id);
-    if (!galleryItem || !element || this.readOnly) return;
-    const index = this.indexOf(id);
-    const neighbour = element.nextElementSibling ?? element.previousElementSibling;
-    this.items.delete(id);
-    this.removeTile(element);
-    if (focusNeighbour) (neighbour?.querySelector('a') ?? $('#gallery-upload')).focus();
-    const { item, sourceURL } = galleryItem;
-    // Undo adds the same item again, and the server fetches its image from the item's URL. For an import
-    // that URL is the stored copy, which goes with the item when nothing else uses the bytes: keep them
-    // (and the page it came from) to fall back on.
-    const fallbacks = [];
-    if (item.source === 'web' || item.source === 'upload') {
-      if (sourceURL) fallbacks.push({ url: sourceURL });
-      const file = await api.imageFile(galleryItem.image?.original?.url ?? item.full?.url, item.title);
-      if (file) fallbacks.push({ file });
-    }
-    try {
-      await this.mutate(() => api.removeFromGallery(this.id, id));
-      toast(`Removed “${item.title}”`, { action: 'Undo', onAction: () => this.addMany([{ item, fallbacks }], index) });
-    } catch (error) {
-      toast(error.message);
-    }
-  }
-
-  removeTile(element) {
-    if (element.contains(document.activeElement)) this.menu.close(false);
-    element.remove();
-    this.updateCount();
-  }
-
-  menuAction(action, id, button) {
-    if (action === 'remove') {
-      this.remove(id, { focusNeighbour: true });
-      return;
-    }
-    // The move is shown at once; the menu button moved with its tile, so Move right again is one Enter away.
-    this.move(id, this.indexOf(id) + (action === 'left' ? -1 : 1));
-    button?.focus();
-  }
-
-  async rename(name) {
-    const renamed = await this.mutate(() => api.renameGallery(this.id, name));
-    this.gallery.name = renamed.name;
-    this.showMeta();
-  }
-
-  async restore() {
-    try {
-      const restored = await this.mutate(() => api.restoreGallery(this.id));
-      this.gallery.deletedAt = restored.deletedAt;
-      this.showMeta();
-      toast(`Restored ${restored.name}`);
-    } catch (error) {
-      toast(error.message);
+      if (visit === this.visit && error.status === 404) this.apply('gone', {});
     }
   }
 }
 
-/** How a toast or placeholder names what is being added. */
-function label(source) {
-  if (source.item) return `“${source.item.title}”`;
-  if (source.file) return `“${source.file.name}”`;
-  try {
-    const url = new URL(source.url);
-    return `“${decodeURIComponent(url.pathname.split('/').pop() || url.hostname)}”`;
-  } catch {
-    return 'The image';
-  }
-}
+// The changes this page makes: gallerychanges.js.
+Object.assign(GalleryView.prototype, changes);
