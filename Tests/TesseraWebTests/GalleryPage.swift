@@ -47,6 +47,11 @@ struct DragState: Decodable, Sendable {
     let error: String?
 }
 
+extension WebApp {
+    /// An image on the stand-ins' CDN, which the fetcher trusts (it is a configured source's host).
+    func standInImage(_ name: String) -> String { "\(standInServer.origin)/pixabay/cdn/\(name).jpg" }
+}
+
 extension Browser {
     // MARK: - The API, from the page
 
