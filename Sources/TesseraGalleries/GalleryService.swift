@@ -94,10 +94,10 @@ public final class GalleryService: Sendable {
 
     // MARK: - Removing
 
+    /// Removes an item. Its stored copy stays until the next start even when nothing uses it any more, so
+    /// an Undo (adding the same item again, from that copy) still works; `collectGarbage` removes it then.
     public func remove(_ itemID: String, from id: String, ifRevision: Int? = nil) async throws(GalleryError) -> Int {
-        let (revision, unused) = try await store.remove(itemID, from: id, ifRevision: ifRevision)
-        if let unused { files.remove(hashes: [unused]) }
-        return revision
+        try await store.remove(itemID, from: id, ifRevision: ifRevision)
     }
 
     public func deletePermanently(_ id: String, ifRevision: Int? = nil) async throws(GalleryError) {

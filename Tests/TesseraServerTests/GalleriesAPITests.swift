@@ -290,6 +290,30 @@ struct GalleriesAPITests {
         }
     }
 
+    @Test func aRemovedImportComesBackByUndoUntilARestartCollectsItsCopy() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-undo-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let files = GalleryImageFiles(directory: data.appendingPathComponent("gallery-images"))
+        let hash = GalleryImageFiles.hash(of: Data(StandInImage.jpeg))
+        try await withTessera(StandInSet().list, dataFolder: data) { client, _ in
+            let gallery = try await Self.create(client)
+            let (headers, body) = Self.multipart(StandInImage.jpeg)
+            let uploaded = try await client.execute(
+                uri: "/api/galleries/\(gallery.id)/items", method: .post, headers: headers, body: body
+            ).json(GalleryItem.self)
+            _ = try await client.execute(uri: "/api/galleries/\(gallery.id)/items/\(uploaded.id)", method: .delete)
+            #expect(FileManager.default.fileExists(atPath: files.url(forHash: hash).path), "kept for Undo")
+            // Undo: the same item again, its image read from the kept copy.
+            let again = try await Self.add(client, gallery.id, json: try Self.itemJSON(uploaded.item))
+            #expect(again.status == .created)
+            _ = try await client.execute(
+                uri: "/api/galleries/\(gallery.id)/items/\(try again.json(GalleryItem.self).id)", method: .delete)
+        }
+        try await withTessera(StandInSet().list, dataFolder: data) { _, _ in
+            #expect(!FileManager.default.fileExists(atPath: files.url(forHash: hash).path), "collected at start")
+        }
+    }
+
     @Test func itemsKeepTheUsersOrderThroughAddsMovesAndRemovals() async throws {
         try await withTessera(StandInSet().list) { client, _ in
             let gallery = try await Self.create(client)

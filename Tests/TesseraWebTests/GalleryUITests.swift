@@ -260,8 +260,8 @@ struct GalleryUITests {
                 }
                 #expect(try await browser.isHidden("#detail"))
 
-                // Removed with its menu, its stored copy goes with it (no other item uses those bytes); Undo
-                // still brings the same image back, at the same place.
+                // Removed with its menu (no other item uses its bytes, but the copy stays until a restart);
+                // Undo brings the same image back, at the same place.
                 try await browser.waitFor("#gallery-grid .tile:nth-child(3) .tile-menu").click()
                 try await browser.waitFor("#item-menu [data-action=remove]").click()
                 try await browser.waitForToast({ $0.hasPrefix("Removed “") }, "Removed")

@@ -223,23 +223,18 @@ public final class GalleryStore: Sendable {
         }
     }
 
-    /// Removes an item; returns the new revision and the image hash when no item uses it any more.
-    public func remove(_ itemID: String, from id: String, ifRevision: Int? = nil) async throws(GalleryError) -> (
-        revision: Int, unusedHash: String?
-    ) {
+    /// Removes an item; returns the new revision. (Its image file is left for `GalleryService` to decide.)
+    public func remove(_ itemID: String, from id: String, ifRevision: Int? = nil) async throws(GalleryError) -> Int {
         let time = now()
         let onChange = onChange
         return try await run {
             try await self.writer.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
-                let row = try Self.item(itemID, of: id, db)
-                _ = try row.delete(db)
+                _ = try Self.item(itemID, of: id, db).delete(db)
                 try Self.bump(&gallery, at: time, db)
-                let used = try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS(SELECT 1 FROM galleryItem WHERE imageHash = ?)", arguments: [row.imageHash])
                 let change = GalleryChange.removed(revision: gallery.revision, itemID: itemID)
                 db.afterNextTransaction { _ in onChange(id, change) }
-                return (gallery.revision, used == true ? nil : row.imageHash)
+                return gallery.revision
             }
         }
     }

@@ -51,20 +51,6 @@ export const search = (q, scope, page, signal) =>
 export const item = (source, id, signal) =>
   getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
 
-const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/heic': 'heic' };
-
-/** The bytes behind an image URL as a file called `name` (plus the extension of their type); null if they cannot be had. */
-export async function imageFile(url, name) {
-  try {
-    const response = await fetch(url);
-    if (!response.ok) return null;
-    const blob = await response.blob();
-    return new File([blob], `${name.replaceAll('/', ' ')}.${EXTENSIONS[blob.type] ?? 'jpg'}`, { type: blob.type });
-  } catch {
-    return null;
-  }
-}
-
 /** Why an image URL failed: the proxy answers errors as JSON. */
 export async function imageError(url) {
   try {

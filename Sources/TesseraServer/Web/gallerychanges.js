@@ -42,19 +42,8 @@ export const changes = {
     }
   },
 
-  /** Adds one source; when it fails, each of its `fallbacks` in turn (see `remove`). */
-  async addOne(galleryID, source, index) {
-    const { fallbacks = [], ...first } = source;
-    let failure;
-    for (const attempt of [first, ...fallbacks]) {
-      try {
-        return await this.mutate(() => api.addToGallery(galleryID, { ...attempt, index }), galleryID);
-      } catch (error) {
-        failure = failure ?? error;
-        if (error.status === 409 || error.code === 'gallery_not_found') break;
-      }
-    }
-    throw failure;
+  addOne(galleryID, source, index) {
+    return this.mutate(() => api.addToGallery(galleryID, { ...source, index }), galleryID);
   },
 
   async move(id, index) {
@@ -81,21 +70,14 @@ export const changes = {
     this.items.delete(id);
     this.removeTile(element);
     if (focusNeighbour) (neighbour?.querySelector('a') ?? $('#gallery-upload')).focus();
-    const { item, sourceURL } = galleryItem;
+    const { item } = galleryItem;
     const galleryID = this.id;
-    // Undo adds the same item again, and the server fetches its image from the item's URL. For an import
-    // that URL is the stored copy, which goes with the item when nothing else uses the bytes: keep them
-    // (and the page it came from) to fall back on.
-    const fallbacks = [];
-    if (item.source === 'web' || item.source === 'upload') {
-      if (sourceURL) fallbacks.push({ url: sourceURL });
-      const file = await api.imageFile(galleryItem.image?.original?.url ?? item.full?.url, item.title);
-      if (file) fallbacks.push({ file });
-    }
     try {
       await this.mutate(() => api.removeFromGallery(galleryID, id), galleryID);
+      // Undo adds the same item again; the server keeps a removed item's copy until it restarts, so even
+      // an import (whose image is that copy) comes back.
       toast(`Removed “${item.title}”`, {
-        action: 'Undo', onAction: () => this.addMany([{ item, fallbacks }], index, galleryID),
+        action: 'Undo', onAction: () => this.addMany([{ item }], index, galleryID),
       });
     } catch (error) {
       toast(error.message);
