@@ -150,6 +150,9 @@ let package = Package(
             name: "TesseraBench",
             dependencies: [
                 "TesseraServer",
+                "TesseraGalleries",
+                "TesseraStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "TesseraImaging",
                 "TesseraLibrary",
                 "TesseraTestSupport",
@@ -166,6 +169,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
+        .testTarget(
+            name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
         .testTarget(
             name: "TesseraFetcherTests",
             dependencies: [

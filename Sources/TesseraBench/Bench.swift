@@ -11,7 +11,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench", abstract: "Tessera's benchmarks.",
         subcommands: [
-            SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self, StandInsCommand.self,
+            SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self, GalleryBench.self,
+            StandInsCommand.self,
         ],
         defaultSubcommand: SearchOverhead.self)
 }

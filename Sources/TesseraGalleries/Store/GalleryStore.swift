@@ -211,7 +211,7 @@ public final class GalleryStore: Sendable {
             try await self.writer.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
                 var row = record
-                let (position, placed) = try Self.position(in: id, at: index, excluding: nil, db)
+                let (position, placed) = try Self.position(in: id, at: index, moving: nil, db)
                 row.position = position
                 try row.insert(db)
                 gallery.revision += 1
@@ -265,7 +265,7 @@ public final class GalleryStore: Sendable {
                     var row = try GalleryItemRecord.filter(sql: "id = ? AND galleryId = ?", arguments: [itemID, id])
                         .fetchOne(db)
                 else { throw GalleryError.itemNotFound(itemID) }
-                let (position, placed) = try Self.position(in: id, at: index, excluding: itemID, db)
+                let (position, placed) = try Self.position(in: id, at: index, moving: row, db)
                 if position != row.position {
                     row.position = position
                     try row.update(db)
@@ -316,31 +316,54 @@ public final class GalleryStore: Sendable {
         }
     }
 
-    /// The position for an item placed at `index` among the gallery's other items (all but `excluded`),
+    /// The position for an item placed at `index` among the gallery's other items (all but `moving`),
     /// and the index it ends up at. Renumbers the gallery when the neighbours have no room between them.
-    private static func position(in galleryID: String, at index: Int?, excluding excluded: String?, _ db: Database)
-        throws -> (Int64, Int)
-    {
-        let others = "galleryId = ? AND id IS NOT ?"
-        let arguments: StatementArguments = [galleryID, excluded]
-        let count =
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM galleryItem WHERE \(others)", arguments: arguments) ?? 0
+    ///
+    /// Every query reads only the (galleryId, position) index, never the rows: the item being moved is
+    /// accounted for by its rank instead of being filtered out, so a move in a 10,000-item gallery walks
+    /// part of one index and touches one row.
+    private static func position(
+        in galleryID: String, at index: Int?, moving: GalleryItemRecord?, _ db: Database
+    ) throws -> (Int64, Int) {
+        let total =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM galleryItem WHERE galleryId = ?", arguments: [galleryID])
+            ?? 0
+        let count = total - (moving == nil ? 0 : 1)
         let target = min(index ?? count, count)
+        let rank = try moving.map {
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM galleryItem WHERE galleryId = ? AND position < ?",
+                arguments: [galleryID, $0.position]) ?? 0
+        }
+        if let moving, let rank, rank == target { return (moving.position, target) }
+        // Index among the others → index among all.
+        let all = { (other: Int) -> Int in
+            guard let rank else { return other }
+            return other < rank ? other : other + 1
+        }
         if target == count {
             let last = try Int64.fetchOne(
-                db, sql: "SELECT MAX(position) FROM galleryItem WHERE \(others)", arguments: arguments)
+                db,
+                sql:
+                    "SELECT position FROM galleryItem WHERE galleryId = ? AND position IS NOT ? ORDER BY position DESC LIMIT 1",
+                arguments: [galleryID, moving?.position])
             return ((last ?? 0) + gap, target)
         }
-        // The neighbours: the item before the target index (if any) and the one now at it.
+        if target == 0 {
+            let first = try Int64.fetchOne(
+                db, sql: "SELECT position FROM galleryItem WHERE galleryId = ? ORDER BY position LIMIT 1 OFFSET ?",
+                arguments: [galleryID, all(0)])
+            return ((first ?? 0) - gap, 0)
+        }
+        // The neighbours, next to each other among all items (the moving one is elsewhere, or the move is a no-op).
         let neighbours = try Int64.fetchAll(
-            db, sql: "SELECT position FROM galleryItem WHERE \(others) ORDER BY position LIMIT ? OFFSET ?",
-            arguments: arguments + [target == 0 ? 1 : 2, max(0, target - 1)])
-        let after = neighbours.last!
-        if target == 0 { return (after - gap, 0) }
-        let before = neighbours[0]
+            db, sql: "SELECT position FROM galleryItem WHERE galleryId = ? ORDER BY position LIMIT 2 OFFSET ?",
+            arguments: [galleryID, all(target - 1)])
+        let (before, after) = (neighbours[0], neighbours[1])
         if after - before > 1 { return (before + (after - before) / 2, target) }
         try renumber(galleryID, db)
-        return try position(in: galleryID, at: index, excluding: excluded, db)
+        let renumbered = try moving.map { try GalleryItemRecord.fetchOne(db, key: $0.id) } ?? nil
+        return try position(in: galleryID, at: index, moving: renumbered, db)
     }
 
     /// Spreads the gallery's positions out again, `gap` apart, keeping the order. Negative values first,

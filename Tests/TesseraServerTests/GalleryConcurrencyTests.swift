@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TesseraCore
+import TesseraGalleries
+import TesseraTestSupport
+import Testing
+
+/// Several clients changing one gallery at once: nothing lost or duplicated, one order, and the event
+/// stream, replayed, arrives at exactly that order.
+@Suite("Galleries under concurrent clients")
+struct GalleryConcurrencyTests {
+    /// What one client did that the server acknowledged.
+    struct Tally: Sendable {
+        var added: [String] = []
+        var removed: [String] = []
+        var acknowledged = 0
+    }
+
+    @Test(.timeLimit(.minutes(2))) func manyClientsLeaveOneConsistentOrder() async throws {
+        try await withTessera(StandInSet().list) { client, _ in
+            let gallery = try await GalleriesAPITests.create(client)
+            let search = try await client.execute(uri: "/api/search?q=fox&scope=pixabay", method: .get)
+                .json(SearchResponse.self)
+            let items = try #require(search.sections.first?.items)
+            let bodies = try items.map { try GalleriesAPITests.itemJSON($0) }
+            let stream = try await EventStream.open(port: try #require(client.port), gallery: gallery.id)
+            #expect(try await stream.next().name == "snapshot")
+
+            let clients = 4
+            let operations = 75
+            let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
+                for number in 0..<clients {
+                    group.addTask {
+                        var random = SeededRandom(seed: UInt64(number + 1))
+                        var tally = Tally()
+                        var mine: [String] = []
+                        for _ in 0..<operations {
+                            let roll = random.next(below: 4)
+                            if mine.isEmpty || roll < 2 {
+                                var json = bodies[random.next(below: bodies.count)]
+                                if random.next(below: 2) == 0 {
+                                    json = String(json.dropLast()) + #", "index": \#(random.next(below: 30))}"#
+                                }
+                                let response = try await GalleriesAPITests.add(client, gallery.id, json: json)
+                                #expect(response.status == .created)
+                                let id = try response.json(GalleryItem.self).id
+                                mine.append(id)
+                                tally.added.append(id)
+                                tally.acknowledged += 1
+                            } else if roll == 2 {
+                                let id = mine[random.next(below: mine.count)]
+                                let response = try await client.execute(
+                                    uri: "/api/galleries/\(gallery.id)/items/\(id)/move", method: .post,
+                                    body: ByteBuffer(string: #"{"index": \#(random.next(below: 40))}"#))
+                                #expect(response.status == .ok)
+                                tally.acknowledged += 1
+                            } else {
+                                let id = mine.remove(at: random.next(below: mine.count))
+                                let response = try await client.execute(
+                                    uri: "/api/galleries/\(gallery.id)/items/\(id)", method: .delete)
+                                #expect(response.status == .ok)
+                                tally.removed.append(id)
+                                tally.acknowledged += 1
+                            }
+                        }
+                        return tally
+                    }
+                }
+                return try await group.reduce(into: [Tally]()) { $0.append($1) }
+            }
+
+            let added = tallies.flatMap(\.added)
+            let removed = Set(tallies.flatMap(\.removed))
+            let acknowledged = tallies.map(\.acknowledged).reduce(0, +)
+            #expect(acknowledged == clients * operations)
+            let final = try await GalleriesAPITests.gallery(client, gallery.id)
+            let ids = try #require(final.items?.map(\.id))
+            #expect(Set(ids).count == ids.count, "no item twice")
+            #expect(Set(ids) == Set(added).subtracting(removed), "no item lost, none left that was removed")
+            #expect(final.revision == 1 + acknowledged, "one revision per acknowledged change")
+
+            // Replaying the events from the snapshot reproduces the final order exactly.
+            var order: [String] = []
+            var revision = 1
+            while revision < final.revision {
+                let event = try await stream.next()
+                let number = try #require(event.id.flatMap { Int($0) })
+                #expect(number == revision + 1, "events in commit order, none missing")
+                revision = number
+                struct Change: Decodable {
+                    let index: Int?
+                    let itemId: String?
+                    let item: GalleryItem?
+                }
+                let change = try event.decode(Change.self)
+                switch event.name {
+                case "added":
+                    order.insert(try #require(change.item?.id), at: try #require(change.index))
+                case "moved":
+                    let id = try #require(change.itemId)
+                    order.removeAll { $0 == id }
+                    order.insert(id, at: try #require(change.index))
+                case "removed":
+                    order.removeAll { $0 == change.itemId }
+                default:
+                    Issue.record("unexpected event \(event.name)")
+                }
+            }
+            #expect(order == ids)
+            await stream.close()
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure can be replayed.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(below bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
