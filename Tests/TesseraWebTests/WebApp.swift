@@ -10,6 +10,9 @@ import Testing
 struct WebApp: Sendable {
     let base: String
     let standIns: StandInSet
+    /// The stand-ins' server: image URLs on it (`origin` + `/pixabay/cdn/…`) are trusted by the fetcher, and
+    /// `imageDelay` slows its images down.
+    let standInServer: StandInServer
 
     func url(_ path: String) -> String { base + path }
 
@@ -35,7 +38,7 @@ struct WebApp: Sendable {
         do {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
-                try await body(WebApp(base: "http://127.0.0.1:\(port)", standIns: standIns))
+                try await body(WebApp(base: "http://127.0.0.1:\(port)", standIns: standIns, standInServer: server))
             }
         } catch {
             await server.stop()

@@ -214,9 +214,7 @@ public final class GalleryStore: Sendable {
                 let (position, placed) = try Self.position(in: id, at: index, moving: nil, db)
                 row.position = position
                 try row.insert(db)
-                gallery.revision += 1
-                gallery.updatedAt = time
-                try gallery.update(db)
+                try Self.bump(&gallery, at: time, db)
                 let item = try Self.item(row, linker: linker)
                 let change = GalleryChange.added(revision: gallery.revision, index: placed, item: item)
                 db.afterNextTransaction { _ in onChange(id, change) }
@@ -234,14 +232,9 @@ public final class GalleryStore: Sendable {
         return try await run {
             try await self.writer.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
-                guard
-                    let row = try GalleryItemRecord.filter(sql: "id = ? AND galleryId = ?", arguments: [itemID, id])
-                        .fetchOne(db)
-                else { throw GalleryError.itemNotFound(itemID) }
+                let row = try Self.item(itemID, of: id, db)
                 _ = try row.delete(db)
-                gallery.revision += 1
-                gallery.updatedAt = time
-                try gallery.update(db)
+                try Self.bump(&gallery, at: time, db)
                 let used = try Bool.fetchOne(
                     db, sql: "SELECT EXISTS(SELECT 1 FROM galleryItem WHERE imageHash = ?)", arguments: [row.imageHash])
                 let change = GalleryChange.removed(revision: gallery.revision, itemID: itemID)
@@ -261,18 +254,13 @@ public final class GalleryStore: Sendable {
         return try await run {
             try await self.writer.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
-                guard
-                    var row = try GalleryItemRecord.filter(sql: "id = ? AND galleryId = ?", arguments: [itemID, id])
-                        .fetchOne(db)
-                else { throw GalleryError.itemNotFound(itemID) }
+                var row = try Self.item(itemID, of: id, db)
                 let (position, placed) = try Self.position(in: id, at: index, moving: row, db)
                 if position != row.position {
                     row.position = position
                     try row.update(db)
                 }
-                gallery.revision += 1
-                gallery.updatedAt = time
-                try gallery.update(db)
+                try Self.bump(&gallery, at: time, db)
                 let change = GalleryChange.moved(revision: gallery.revision, itemID: itemID, index: placed)
                 db.afterNextTransaction { _ in onChange(id, change) }
                 return (gallery.revision, placed)
@@ -294,6 +282,21 @@ public final class GalleryStore: Sendable {
         }
         if record.deletedAt != nil && !allowDeleted { throw GalleryError.galleryDeleted }
         return record
+    }
+
+    private static func item(_ itemID: String, of galleryID: String, _ db: Database) throws -> GalleryItemRecord {
+        guard
+            let row = try GalleryItemRecord.filter(sql: "id = ? AND galleryId = ?", arguments: [itemID, galleryID])
+                .fetchOne(db)
+        else { throw GalleryError.itemNotFound(itemID) }
+        return row
+    }
+
+    /// One more revision, now.
+    private static func bump(_ gallery: inout GalleryRecord, at time: Double, _ db: Database) throws {
+        gallery.revision += 1
+        gallery.updatedAt = time
+        try gallery.update(db)
     }
 
     private func changeGallery(

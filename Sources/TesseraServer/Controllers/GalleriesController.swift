@@ -160,13 +160,7 @@ struct GalleriesController<Context: RequestContext> {
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
-                HTTPField.Name("X-Accel-Buffering")!: "no",
-            ],
-            body: body)
+        return ServerSentEvents.response(body)
     }
 
     static func event(for change: GalleryChange) -> ByteBuffer? {
@@ -189,12 +183,7 @@ struct GalleriesController<Context: RequestContext> {
     }
 
     static func event(_ name: String, id: Int?, _ value: some Encodable) -> ByteBuffer {
-        var buffer = ByteBuffer(string: "event: \(name)\n")
-        if let id { buffer.writeString("id: \(id)\n") }
-        buffer.writeString("data: ")
-        buffer.writeBytes(JSONBody.encode(value))
-        buffer.writeString("\n\n")
-        return buffer
+        ServerSentEvents.event(name, id: id, json: JSONBody.encode(value))
     }
 
     // MARK: - Input and output

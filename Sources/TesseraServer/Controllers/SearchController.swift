@@ -55,35 +55,22 @@ struct SearchController<Context: RequestContext> {
             var count = 0
             for await section in sections {
                 count += 1
-                try await writer.write(Self.event("section", JSONBody.encode(section.linkingImages(with: linker))))
+                try await writer.write(
+                    ServerSentEvents.event("section", json: JSONBody.encode(section.linkingImages(with: linker))))
             }
             let done = Done(
                 query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
                 sections: count)
-            try await writer.write(Self.event("done", JSONBody.encode(done)))
+            try await writer.write(ServerSentEvents.event("done", json: JSONBody.encode(done)))
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
-                HTTPField.Name("X-Accel-Buffering")!: "no",
-            ],
-            body: body)
+        return ServerSentEvents.response(body)
     }
 
     /// Milliseconds with two decimals, as `Server-Timing` writes them.
     static func milliseconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         return String((value * 100).rounded() / 100)
-    }
-
-    /// One server-sent event; `json` is a single line (JSON has no raw newlines).
-    static func event(_ name: String, _ json: Data) -> ByteBuffer {
-        var buffer = ByteBuffer(string: "event: \(name)\ndata: ")
-        buffer.writeBytes(json)
-        buffer.writeString("\n\n")
-        return buffer
     }
 
     /// The last event: what was searched and how many sections were sent.

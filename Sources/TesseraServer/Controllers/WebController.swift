@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The web app: its files under `/app/`, and the app shell (`index.html`) for every page address the app
-/// routes itself (`/`, `/search`, `/item/{source}/{id}`), so reloading or sharing any of them works.
+/// routes itself (`/`, `/search`, `/item/{source}/{id}`, `/galleries`, `/galleries/{id}`), so reloading or
+/// sharing any of them works.
 ///
 /// The files are few and small, so they are read once at start and served from memory, each with an
 /// entity tag and `no-cache` (revalidated on every load: no build step means no hashed names).
@@ -12,7 +13,7 @@ struct WebController<Context: RequestContext> {
     let assets: WebAssets
 
     func addRoutes(to router: Router<Context>) {
-        for path in ["/", "/search", "/item/{source}/{id}"] {
+        for path in ["/", "/search", "/item/{source}/{id}", "/galleries", "/galleries/{id}"] {
             router.get(RouterPath(path)) { request, _ in try assets.response(for: "index.html", request) }
         }
         router.get("/app/{file}") { request, context in

@@ -10,20 +10,37 @@ export class APIError extends Error {
 }
 
 async function getJSON(url, signal) {
+  return (await send('GET', url, { signal })).body;
+}
+
+/**
+ * One request: `json` is sent as a JSON body, `form` (FormData) as multipart. Answers the parsed body and,
+ * for answers about one gallery, the revision its `ETag` names (`"17"` → 17).
+ */
+async function send(method, url, { json, form, signal } = {}) {
+  const headers = { accept: 'application/json' };
+  let body;
+  if (json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(json);
+  } else if (form) {
+    body = form; // the browser writes the multipart boundary itself
+  }
   let response;
   try {
-    response = await fetch(url, { signal, headers: { accept: 'application/json' } });
+    response = await fetch(url, { method, body, signal, headers });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
     throw new APIError(navigator.onLine ? 'network' : 'offline',
       navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
   }
-  const body = await response.json().catch(() => null);
+  const answer = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {
-    throw new APIError(body?.error?.code ?? `http_${response.status}`,
-      body?.error?.message ?? `The server answered ${response.status}.`, response.status);
+    throw new APIError(answer?.error?.code ?? `http_${response.status}`,
+      answer?.error?.message ?? `The server answered ${response.status}.`, response.status);
   }
-  return body;
+  const tag = response.headers.get('etag')?.match(/\d+/);
+  return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
 }
 
 export const sources = () => getJSON('/api/sources');
@@ -33,6 +50,20 @@ export const search = (q, scope, page, signal) =>
 
 export const item = (source, id, signal) =>
   getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
+
+const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/heic': 'heic' };
+
+/** The bytes behind an image URL as a file called `name` (plus the extension of their type); null if they cannot be had. */
+export async function imageFile(url, name) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return null;
+    const blob = await response.blob();
+    return new File([blob], `${name.replaceAll('/', ' ')}.${EXTENSIONS[blob.type] ?? 'jpg'}`, { type: blob.type });
+  } catch {
+    return null;
+  }
+}
 
 /** Why an image URL failed: the proxy answers errors as JSON. */
 export async function imageError(url) {
@@ -67,6 +98,88 @@ export function streamSearch(q, scope, { onSection, onDone, onFailure }) {
   });
   return () => {
     finished = true;
+    events.close();
+  };
+}
+
+// MARK: - Galleries (docs/galleries.md)
+
+const galleryPath = (id) => `/api/galleries/${encodeURIComponent(id)}`;
+
+export const galleries = ({ deleted = false, signal } = {}) =>
+  getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
+
+export const gallery = (id, signal) => getJSON(galleryPath(id), signal);
+
+export const createGallery = async (name) => (await send('POST', '/api/galleries', { json: { name } })).body;
+
+export const renameGallery = async (id, name) => (await send('PATCH', galleryPath(id), { json: { name } })).body;
+
+/** To Recently deleted; with `permanent`, for good. */
+export const deleteGallery = async (id, { permanent = false } = {}) =>
+  (await send('DELETE', galleryPath(id) + (permanent ? '?permanent=true' : ''))).body;
+
+export const restoreGallery = async (id) => (await send('POST', `${galleryPath(id)}/restore`)).body;
+
+/**
+ * Adds `{item}` (a search result), `{url}` or `{file}` (an upload) at `index` (at the end when missing).
+ * Answers `{item: GalleryItem, revision}`.
+ */
+export async function addToGallery(id, { item, url, file, index }, signal) {
+  const path = `${galleryPath(id)}/items`;
+  let options;
+  if (file) {
+    const form = new FormData();
+    form.append('file', file, file.name || 'image');
+    if (index != null) form.append('index', String(index));
+    options = { form, signal };
+  } else {
+    const json = item ? { item } : { url };
+    if (index != null) json.index = index;
+    options = { json, signal };
+  }
+  const { body, revision } = await send('POST', path, options);
+  return { item: body, revision };
+}
+
+/** Answers `{revision}`. */
+export const removeFromGallery = async (id, itemID) =>
+  (await send('DELETE', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}`)).body;
+
+/** Answers `{revision, index}`. */
+export const moveInGallery = async (id, itemID, index) =>
+  (await send('POST', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}/move`, { json: { index } })).body;
+
+export const galleryExportURL = (id) => `${galleryPath(id)}/export`;
+
+export const GALLERY_EVENTS = ['snapshot', 'added', 'removed', 'moved', 'renamed', 'deleted', 'restored', 'gone'];
+
+/**
+ * Follows a gallery's changes: `onEvent(type, data)` for each event, `onBroken()` when the browser has
+ * given up reconnecting (it retries dropped connections by itself, sending `Last-Event-ID`). Returns a
+ * function that stops listening.
+ */
+export function followGallery(id, { onEvent, onBroken }) {
+  const events = new EventSource(`${galleryPath(id)}/events`);
+  let open = true;
+  for (const type of GALLERY_EVENTS) {
+    events.addEventListener(type, (event) => {
+      if (!open) return;
+      let data;
+      try {
+        data = JSON.parse(event.data || '{}');
+      } catch {
+        return;
+      }
+      if (data.revision == null && event.lastEventId) data.revision = Number(event.lastEventId);
+      onEvent(type, data);
+    });
+  }
+  events.addEventListener('error', () => {
+    if (open && events.readyState === EventSource.CLOSED) onBroken?.();
+  });
+  return () => {
+    open = false;
     events.close();
   };
 }

@@ -3,6 +3,9 @@
 
 export const SECTION_ORDER = ['local', 'pixabay', 'flickr', 'openverse', 'wikimedia', 'movies', 'music', 'apps', 'books'];
 
+/** Where gallery items that came from no search source were from (docs/galleries.md). */
+const OTHER_TITLES = { web: 'the web', upload: 'Upload' };
+
 export class Catalog {
   constructor(sources = []) {
     this.sources = sources;
@@ -32,7 +35,7 @@ export class Catalog {
   }
 
   sourceTitle(sourceID) {
-    return this.sources.find((source) => source.id === sourceID)?.title ?? sourceID;
+    return this.sources.find((source) => source.id === sourceID)?.title ?? OTHER_TITLES[sourceID] ?? sourceID;
   }
 
   isScope(scope) {

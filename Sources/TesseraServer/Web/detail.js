@@ -9,9 +9,11 @@ import { itemURL, nativeID } from './router.js';
 const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/heic': 'heic' };
 
 export class Detail {
-  constructor(catalog, { onClose }) {
+  /** `onAddToGallery(item)` opens the gallery picker for the item shown. */
+  constructor(catalog, { onClose, onAddToGallery }) {
     this.catalog = catalog;
     this.onClose = onClose;
+    this.onAddToGallery = onAddToGallery;
     this.element = $('#detail');
     this.stage = $('#stage');
     this.image = $('#stage-image');
@@ -67,11 +69,27 @@ export class Detail {
     return !this.element.hidden;
   }
 
-  /** Opens the view for an item already loaded (from the results). */
-  show(item) {
+  /**
+   * Opens the view for an item already loaded. A gallery item comes as the item with the stored copy's
+   * image URLs, plus `source` (the item as the search gave it, for "Add to gallery") and `link` (its
+   * address in the gallery, for Share), so it shows when the source is offline.
+   */
+  show(item, { source = item, link = itemURL(item) } = {}) {
     this.generation++;
     this.open();
-    this.render(item);
+    this.render(item, { source, link });
+  }
+
+  /** Opens the view with a message instead of an item (a gallery item that is no longer there). */
+  unavailable(message) {
+    this.generation++;
+    this.open();
+    this.item = null;
+    this.clearInfo();
+    this.image.removeAttribute('src');
+    this.spinner.hidden = true;
+    $('#detail-title').textContent = 'Not available';
+    this.showError(message);
   }
 
   /** Opens the view for an address, loading the item (a reload or a shared link). */
@@ -121,8 +139,10 @@ export class Detail {
     $$('#detail-actions button').forEach((button) => { button.disabled = true; });
   }
 
-  render(item) {
+  render(item, { source = item, link: address = itemURL(item) } = {}) {
     this.item = item;
+    this.sourceItem = source;
+    this.link = address;
     document.title = `${item.title} · Tessera`;
     $('#detail-title').textContent = item.title;
     const link = (url, text) => (isWebURL(url) ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text) : text);
@@ -191,7 +211,7 @@ export class Detail {
         await this.download(item, button);
         break;
       case 'share': {
-        const url = new URL(itemURL(item), location.origin).href;
+        const url = new URL(this.link ?? itemURL(item), location.origin).href;
         if (navigator.share) {
           try { await navigator.share({ title: item.title, url }); } catch { /* cancelled */ }
         } else if (await copyText(url)) {
@@ -207,6 +227,9 @@ export class Detail {
         break;
       case 'metadata':
         this.showMetadata(item);
+        break;
+      case 'add-to-gallery':
+        this.onAddToGallery?.(this.sourceItem ?? item);
         break;
       case 'source-page':
         if (isWebURL(item.pageURL)) open(item.pageURL, '_blank', 'noopener,noreferrer');

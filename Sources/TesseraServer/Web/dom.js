@@ -22,13 +22,47 @@ const numberFormat = new Intl.NumberFormat();
 export const formatNumber = (n) => numberFormat.format(n);
 
 let toastTimer = 0;
-/** A short message at the bottom of the screen, read out by screen readers. */
-export function toast(message) {
+let toastAction = null;
+/**
+ * A short message at the bottom of the screen, read out by screen readers. With `action` (a label such as
+ * "Undo") and `onAction`, it carries a button, stays longer, and stays while the pointer or focus is on it.
+ */
+export function toast(message, { action, onAction } = {}) {
   const element = $('#toast');
-  element.textContent = message;
+  const parts = [h('span', { class: 'toast-text' }, message)];
+  toastAction = null;
+  if (action && onAction) {
+    const button = h('button', { type: 'button', class: 'toast-action' }, action);
+    toastAction = () => {
+      toastAction = null;
+      element.hidden = true;
+      onAction();
+    };
+    button.addEventListener('click', toastAction);
+    parts.push(button);
+  }
+  element.replaceChildren(...parts);
   element.hidden = false;
+  scheduleToastEnd(toastAction ? 6000 : 2600);
+}
+
+function scheduleToastEnd(delay) {
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { element.hidden = true; }, 2600);
+  toastTimer = setTimeout(() => {
+    const element = $('#toast');
+    if (element.matches(':hover, :focus-within')) scheduleToastEnd(1500);
+    else {
+      element.hidden = true;
+      toastAction = null;
+    }
+  }, delay);
+}
+
+/** Runs the visible toast's action (Undo) if there is one: for Ctrl+Z / ⌘Z. */
+export function runToastAction() {
+  if (!toastAction || $('#toast').hidden) return false;
+  toastAction();
+  return true;
 }
 
 /** Copies text to the clipboard; falls back to a hidden text area where the Clipboard API is refused. */

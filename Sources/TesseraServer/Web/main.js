@@ -1,10 +1,16 @@
-// Tessera's web app: wires the search form, results and detail view to the address bar.
+// Tessera's web app: wires the search form, results, galleries and detail view to the address bar.
 import * as api from './api.js';
-import { $, h, isTyping } from './dom.js';
+import { $, h, isTyping, runToastAction } from './dom.js';
 import * as router from './router.js';
 import { Catalog } from './catalog.js';
 import { Results } from './results.js';
 import { Detail } from './detail.js';
+import { GalleriesView } from './galleries.js';
+import { GalleryView } from './gallery.js';
+import { storedItem } from './gallerytiles.js';
+import { GalleryPicker } from './picker.js';
+import { GalleryPanel } from './panel.js';
+import { setupConfirm } from './confirm.js';
 import { enableGridKeys } from './keyboard.js';
 import { watchImages } from './tiles.js';
 
@@ -18,6 +24,9 @@ const queryMessage = $('#query-message');
 let catalog = new Catalog();
 let results;
 let detail;
+let galleries;
+let gallery;
+let picker;
 
 async function start() {
   try {
@@ -31,9 +40,24 @@ async function start() {
     const route = router.current();
     if (route.view === 'search') router.note(router.searchURL({ ...route, tag }));
   };
-  detail = new Detail(catalog, { onClose: closeDetail });
-  watchImages($('#results'));
-  enableGridKeys($('#results'));
+  picker = new GalleryPicker();
+  detail = new Detail(catalog, { onClose: closeDetail, onAddToGallery: (item) => picker.open(item) });
+  galleries = new GalleriesView();
+  gallery = new GalleryView(catalog);
+  new GalleryPanel((id) => results.items.get(id));
+  setupConfirm();
+  for (const grid of [$('#results'), $('#gallery-grid')]) {
+    watchImages(grid);
+    enableGridKeys(grid);
+  }
+  // Files dropped where nothing takes them must not replace the app with the file.
+  addEventListener('dragover', (event) => {
+    if (!event.defaultPrevented && event.dataTransfer?.types.includes('Files')) {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'none';
+    }
+  });
+  addEventListener('drop', (event) => { if (event.dataTransfer?.types.includes('Files')) event.preventDefault(); });
   router.onRoute(render);
   render(router.current());
   document.documentElement.dataset.ready = 'true';
@@ -48,6 +72,17 @@ function fillScopes() {
   scopePicker.replaceChildren(...options);
 }
 
+/** Shows one of the main views (`home`, `results`, `galleries`, `gallery`) and hides the others. */
+function showView(name) {
+  $('#home').hidden = name !== 'home';
+  $('#results-view').hidden = name !== 'results';
+  if (name !== 'galleries') galleries.hide();
+  if (name !== 'gallery') gallery.hide();
+  const link = $('#nav-galleries');
+  if (name === 'galleries' || name === 'gallery') link.setAttribute('aria-current', 'page');
+  else link.removeAttribute('aria-current');
+}
+
 /** Draws what the address names; results already on screen for the same search are kept as they are. */
 function render(route) {
   if (route.view === 'item') {
@@ -56,13 +91,22 @@ function render(route) {
     else detail.load(route.source, route.id);
     return;
   }
+  if (route.view === 'gallery') {
+    renderGallery(route);
+    return;
+  }
   const focus = detail.close();
+  if (route.view === 'galleries') {
+    showView('galleries');
+    galleries.show();
+    focus?.focus?.({ preventScroll: true });
+    return;
+  }
   if (route.view === 'search' && valid(route.q) && catalog.isScope(route.scope)) {
     queryField.value = route.q;
     scopePicker.value = route.scope;
     hideQueryMessage();
-    $('#home').hidden = true;
-    $('#results-view').hidden = false;
+    showView('results');
     if (results.shows(route)) {
       if (route.tag !== results.filter.tag) results.filter.set(route.tag);
       focus?.focus?.({ preventScroll: true });
@@ -73,14 +117,36 @@ function render(route) {
   }
   if (route.view === 'search') showQueryMessage(catalog.isScope(route.scope) ? lengthMessage(route.q) : `“${route.scope}” is not something Tessera can search.`);
   results.stop();
-  $('#home').hidden = false;
-  $('#results-view').hidden = true;
+  showView('home');
   document.title = 'Tessera';
 }
 
+/** A gallery, and over it one of its items (`?item=`) from the stored copy, once the gallery is loaded. */
+async function renderGallery(route) {
+  showView('gallery');
+  if (!route.item) {
+    const focus = detail.close();
+    await gallery.show(route.id);
+    focus?.focus?.({ preventScroll: true });
+    return;
+  }
+  await gallery.show(route.id);
+  const now = router.current();
+  if (now.view !== 'gallery' || now.id !== route.id || now.item !== route.item) return;
+  const galleryItem = gallery.items.get(route.item);
+  if (!galleryItem) {
+    detail.unavailable('This item is not in the gallery any more.');
+    return;
+  }
+  detail.show(storedItem(galleryItem), { source: galleryItem.item, link: router.galleryURL(route.id, route.item) });
+}
+
 function closeDetail() {
-  // Opened from the results: going back returns to them as they were. Opened from a link: go home.
-  if (history.state?.fromResults) history.back();
+  // Opened from the results or a gallery: going back returns to them as they were. Opened from a link:
+  // go to the gallery it belongs to, or home.
+  const route = router.current();
+  if (history.state?.fromResults || history.state?.overlay) history.back();
+  else if (route.view === 'gallery') router.go(router.galleryURL(route.id), { replace: true });
   else router.go('/', { replace: true });
 }
 
@@ -142,6 +208,9 @@ document.addEventListener('keydown', (event) => {
     queryField.select();
   } else if (event.key === 'Escape' && detail.isOpen && !document.querySelector('dialog[open]') && !event.defaultPrevented) {
     closeDetail();
+  } else if (event.key === 'z' && (event.ctrlKey || event.metaKey) && !event.shiftKey && !isTyping(event)) {
+    // Ctrl+Z / ⌘Z undoes what the toast offers to undo (a removal, a deletion).
+    if (runToastAction()) event.preventDefault();
   }
 });
 

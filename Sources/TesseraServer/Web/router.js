@@ -1,4 +1,5 @@
-// Every state of the app is an address: `/`, `/search?q=&scope=&tag=`, `/item/{source}/{id}`. Links inside
+// Every state of the app is an address: `/`, `/search?q=&scope=&tag=`, `/item/{source}/{id}`, `/galleries`,
+// `/galleries/{id}` and `/galleries/{id}?item={itemId}` (one of its items in the detail view). Links inside
 // the app change the address with the History API and the app renders what the address says, so reload,
 // back, forward and shared links all land in the same place.
 
@@ -14,6 +15,11 @@ export function current() {
   const itemMatch = pathname.match(/^\/item\/([^/]+)\/(.+)$/);
   if (itemMatch) {
     return { view: 'item', source: decodeURIComponent(itemMatch[1]), id: decodeURIComponent(itemMatch[2]) };
+  }
+  if (pathname === '/galleries' || pathname === '/galleries/') return { view: 'galleries' };
+  const galleryMatch = pathname.match(/^\/galleries\/([^/]+)\/?$/);
+  if (galleryMatch) {
+    return { view: 'gallery', id: decodeURIComponent(galleryMatch[1]), item: searchParams.get('item') };
   }
   if (pathname === '/search') {
     return {
@@ -48,6 +54,11 @@ export function nativeID(item) {
 
 export function itemURL(item) {
   return `/item/${encodeURIComponent(item.source)}/${encodeURIComponent(nativeID(item))}`;
+}
+
+export function galleryURL(id, itemID) {
+  const path = `/galleries/${encodeURIComponent(id)}`;
+  return itemID ? `${path}?${new URLSearchParams({ item: itemID })}` : path;
 }
 
 function notify() {

@@ -3,8 +3,14 @@
 import { h } from './dom.js';
 import { itemURL } from './router.js';
 
-export function tile(item, sourceTitle) {
-  const thumbnail = item.thumbnail;
+/**
+ * `options` let a gallery reuse the tile for its own items: another address (`href`), the stored copy's
+ * thumbnail, the link's attributes and the tile's `data-id`.
+ */
+export function tile(item, sourceTitle, options = {}) {
+  const {
+    href = itemURL(item), thumbnail = item.thumbnail, link = { 'data-item': item.id }, id = item.id,
+  } = options;
   const picture = thumbnail
     ? h('img', {
       src: thumbnail.url, alt: item.title, loading: 'lazy', decoding: 'async',
@@ -13,8 +19,8 @@ export function tile(item, sourceTitle) {
     : h('span', { class: 'fallback' }, item.title);
   const size = item.full?.width && item.full?.height ? `${item.full.width} × ${item.full.height}` : null;
   const meta = [item.creator?.name, sourceTitle, size].filter(Boolean).join(' · ');
-  const element = h('li', { class: 'tile', role: 'listitem', 'data-id': item.id },
-    h('a', { href: itemURL(item), 'data-item': item.id },
+  const element = h('li', { class: 'tile', role: 'listitem', 'data-id': id },
+    h('a', { href, ...link },
       h('span', { class: 'thumb' }, picture),
       h('span', { class: 'row-text' },
         h('span', { class: 'title' }, item.title),
