@@ -133,6 +133,7 @@ let package = Package(
                 "TesseraCore",
                 "TesseraServer",
                 "TesseraLibrary",
+                "TesseraGalleries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -197,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "TesseraTestSupport", "TesseraCore",
+                "TesseraTestSupport", "TesseraCore", "TesseraGalleries",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -7,9 +7,14 @@ import TesseraCore
 ///
 /// A file is written (temp file, fsync, rename, folder fsync) before the row that names it is committed,
 /// so a row never points at a missing or torn file; a crash between the two leaves an unreferenced file,
-/// which `removeUnreferenced` collects.
+/// which `removeUnreferenced` collects once it is old enough.
 public struct GalleryImageFiles: Sendable {
     public let directory: URL
+
+    /// How old an unreferenced file must be before `removeUnreferenced` deletes it: another process on the
+    /// same data folder (the CLI beside `tessera serve`) may have just written it and not yet committed
+    /// the row that names it.
+    public static let unreferencedGrace: TimeInterval = 3600
 
     public init(directory: URL) {
         self.directory = directory
@@ -29,11 +34,12 @@ public struct GalleryImageFiles: Sendable {
         hash.utf8.count == 64 && hash.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// Stores `data` durably and returns its hash; an identical file already there is kept as it is.
+    /// Stores `data` durably and returns its hash. An identical file already there is kept, its time
+    /// renewed, so a collection starting meanwhile in another process leaves it alone (see above).
     public func store(_ data: Data) throws -> String {
         let hash = Self.hash(of: data)
         let url = url(forHash: hash)
-        if !FileManager.default.fileExists(atPath: url.path) {
+        if (try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)) == nil {
             try AtomicFile.write(data, to: url, syncFolder: true)
         }
         return hash
@@ -45,17 +51,21 @@ public struct GalleryImageFiles: Sendable {
         }
     }
 
-    /// Deletes files no row names (and leftover temporary files): what a crash between writing a file and
-    /// committing its row leaves behind. Returns how many were removed.
+    /// Deletes files no row names (and leftover temporary files) older than `unreferencedGrace`: what a
+    /// crash between writing a file and committing its row leaves behind. Returns how many were removed.
     @discardableResult
-    public func removeUnreferenced(keeping referenced: Set<String>) -> Int {
+    public func removeUnreferenced(keeping referenced: Set<String>, now: Date = Date()) -> Int {
         guard let folders = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        let cutoff = now.addingTimeInterval(-Self.unreferencedGrace)
         var removed = 0
         for folder in folders {
             let folderURL = directory.appendingPathComponent(folder)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folderURL.path)) ?? []
             where name.hasPrefix(AtomicFile.temporaryPrefix) || !referenced.contains(name) {
-                if (try? FileManager.default.removeItem(at: folderURL.appendingPathComponent(name))) != nil {
+                let file = folderURL.appendingPathComponent(name)
+                let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate]
+                guard let modified = modified as? Date, modified < cutoff else { continue }
+                if (try? FileManager.default.removeItem(at: file)) != nil {
                     removed += 1
                 }
             }

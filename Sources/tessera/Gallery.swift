@@ -1,0 +1,386 @@
+import ArgumentParser
+import Foundation
+import TesseraCore
+import TesseraGalleries
+import TesseraServer
+
+/// `tessera gallery`: galleries from a terminal. Works on the data folder itself, through the same service
+/// the API uses, so a running `tessera serve` sees the changes (its open pages within a second).
+struct GalleryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery",
+        abstract: "List, create, fill and export galleries.",
+        discussion: """
+            GALLERY is a gallery id (g_…) or its name (exact, any case). Works while tessera serve runs on \
+            the same data folder.
+            Exit status: 0 done, 1 failure, 2 bad input (including an unknown or ambiguous GALLERY).
+            """,
+        subcommands: [ListGalleries.self, CreateGallery.self, AddToGallery.self, ExportGallery.self])
+}
+
+/// `tessera gallery list`.
+struct ListGalleries: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the galleries, most recently updated first.")
+
+    @Flag(help: "List Recently deleted instead, most recently deleted first.")
+    var deleted = false
+
+    @Flag(help: "Print the API's JSON (GET /api/galleries) instead of a table.")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let galleries = try await GalleryCLI.withEnvironment(common) { environment in
+            try await GalleryCLI.list(environment.galleries.store, deleted: deleted)
+        }
+        if json {
+            Terminal.out(GalleryCLI.json(galleries))
+        } else {
+            Terminal.out(GalleryTable.render(galleries, deleted: deleted))
+        }
+    }
+}
+
+/// `tessera gallery create NAME`.
+struct CreateGallery: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty gallery.")
+
+    @Argument(help: "Its name, 1–100 characters (names need not be unique).")
+    var name: String
+
+    @Flag(help: "Print the API's JSON (what POST /api/galleries answers).")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let gallery = try await GalleryCLI.withEnvironment(common) { environment in
+            try await GalleryCLI.run { () async throws(GalleryError) in
+                try await environment.galleries.store.create(name: name)
+            }
+        }
+        Terminal.out(json ? GalleryCLI.json(gallery) : "Created \(GalleryTable.quoted(gallery.name)) (\(gallery.id))\n")
+    }
+}
+
+/// `tessera gallery add GALLERY (URL | FILE | SOURCE:ID)`.
+struct AddToGallery: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add an image: from a web address, a file, or a search result (SOURCE:ID).",
+        discussion: """
+            An http(s) address is fetched as the API's URL import does; an existing file is uploaded (at most \
+            TESSERA_IMAGE_MAX_MB); anything else is an item id as tessera search shows it (pixabay:195893, \
+            local:…), looked up at its source. The gallery keeps its own copy of the image.
+            """)
+
+    @Argument(help: ArgumentHelp("The gallery's id or name.", valueName: "gallery"))
+    var gallery: String
+
+    @Argument(help: ArgumentHelp("An http(s) URL, an image file, or SOURCE:ID.", valueName: "image"))
+    var image: String
+
+    // Unconditional, so `--index -1` reaches the check below instead of reading as an unknown flag.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Where it goes, 0-based (0 is first). Default: at the end.", valueName: "n"))
+    var index: String?
+
+    @Flag(help: "Print the API's JSON (the gallery item POST /api/galleries/{id}/items answers).")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let index = try index.map { text in
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw GalleryCLI.badInput("--index must be a whole number (0 is the first place).")
+            }
+            return value
+        }
+        let what = try ImageArgument(image)
+        let (target, added) = try await GalleryCLI.withEnvironment(common) { environment in
+            let target = try await GalleryCLI.resolve(gallery, in: environment.galleries.store)
+            let added = try await add(what, to: target.id, at: index, environment)
+            return (target, added)
+        }
+        if json {
+            Terminal.out(GalleryCLI.json(added.item))
+        } else {
+            Terminal.out(
+                "Added \(GalleryTable.quoted(added.item.item.title)) to \(GalleryTable.quoted(target.name)) at index "
+                    + "\(added.index) (\(added.item.id), \(GalleryTable.bytes(added.item.size)))\n")
+        }
+    }
+
+    private func add(_ what: ImageArgument, to id: String, at index: Int?, _ environment: AppEnvironment)
+        async throws -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        let galleries = environment.galleries
+        switch what {
+        case .url(let url):
+            return try await GalleryCLI.run { () async throws(GalleryError) in
+                try await galleries.add(url: url, to: id, at: index)
+            }
+        case .file(let file):
+            let data = try ImageArgument.read(file, limit: environment.configuration.images.maxBytes)
+            return try await GalleryCLI.run { () async throws(GalleryError) in
+                try await galleries.add(upload: data, fileName: file.lastPathComponent, to: id, at: index)
+            }
+        case .item(let itemID):
+            let item: Item
+            do {
+                item = try await environment.search.item(itemID)
+            } catch {
+                // An id the source does not know is a typo; anything else is the source's trouble.
+                if case .notFound = error { throw GalleryCLI.badInput(error.message) }
+                throw GalleryCLI.failure(error.message)
+            }
+            let linked = item.linkingImages(with: environment.imageLinker)
+            return try await GalleryCLI.run { () async throws(GalleryError) in
+                try await galleries.add(item: linked, to: id, at: index)
+            }
+        }
+    }
+}
+
+/// `tessera gallery export GALLERY FILE.zip`.
+struct ExportGallery: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a gallery to a ZIP file: its images in order and gallery.json (as the API's export).",
+        discussion: "The file appears whole or not at all (written next to it, then renamed); one there is replaced.")
+
+    @Argument(help: ArgumentHelp("The gallery's id or name (in Recently deleted too).", valueName: "gallery"))
+    var gallery: String
+
+    @Argument(help: ArgumentHelp("Where to write the ZIP file.", valueName: "file"))
+    var file: String
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let destination = URL(fileURLWithPath: file).standardizedFileURL
+        var isFolder: ObjCBool = false
+        let folder = destination.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw GalleryCLI.badInput("There is no folder \(folder.path) to write \(destination.lastPathComponent) in.")
+        }
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw GalleryCLI.badInput("\(destination.path) is a folder; name the ZIP file to write.")
+        }
+        let (target, count, size) = try await GalleryCLI.withEnvironment(common) { environment in
+            let target = try await GalleryCLI.resolve(gallery, in: environment.galleries.store)
+            let export = try await GalleryCLI.run { () async throws(GalleryError) in
+                try await environment.galleries.export(target.id)
+            }
+            let size: Int
+            do {
+                size = try await ZipFileWriter.write(export, to: destination)
+            } catch {
+                throw GalleryCLI.failure("Could not write \(destination.path): \(error.localizedDescription)")
+            }
+            return (target, target.itemCount, size)
+        }
+        let images = count == 1 ? "1 image" : "\(count) images"
+        Terminal.out(
+            "Exported \(GalleryTable.quoted(target.name)) (\(images)) to \(destination.path) "
+                + "(\(GalleryTable.bytes(size)))\n")
+    }
+}
+
+// MARK: - Shared
+
+/// What the subcommands share: the environment, finding a gallery, errors as exit codes.
+enum GalleryCLI {
+    /// Runs `body` with the live environment of the data folder, and shuts that down however `body` ends.
+    static func withEnvironment<T>(
+        _ common: CommonOptions, _ body: (AppEnvironment) async throws -> T
+    ) async throws -> T {
+        let configuration: AppConfiguration
+        do {
+            configuration = try common.configuration()
+        } catch let error as ValidationError {
+            throw badInput(error.message)
+        }
+        let logger = Terminal.bootstrapLogging(level: .warning)
+        let environment: AppEnvironment
+        do {
+            environment = try await AppEnvironment.live(configuration, logger: logger)
+        } catch {
+            throw failure("Could not open the data folder \(configuration.dataDirectory.path): \(error)")
+        }
+        do {
+            let result = try await body(environment)
+            try? await environment.shutdown()
+            return result
+        } catch {
+            try? await environment.shutdown()
+            throw error
+        }
+    }
+
+    /// The gallery `argument` names: an id, else a name (exact but for case). A name matches galleries in
+    /// Recently deleted only when no other gallery has it (the service then says what to do).
+    static func resolve(_ argument: String, in store: GalleryStore) async throws -> Gallery {
+        if argument.hasPrefix("g_") {
+            do {
+                return try await store.gallery(argument, items: false)
+            } catch {
+                // No gallery has this id: it may still be a name.
+                if error.code != "gallery_not_found" { throw exitCode(for: error) }
+            }
+        }
+        let name = argument.trimmingCharacters(in: .whitespacesAndNewlines)
+        func named(_ galleries: [Gallery]) -> [Gallery] {
+            galleries.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        }
+        var matches = named(try await list(store, deleted: false))
+        if matches.isEmpty { matches = named(try await list(store, deleted: true)) }
+        switch matches.count {
+        case 0:
+            throw badInput("There is no gallery \(GalleryTable.quoted(argument)); tessera gallery list shows them.")
+        case 1:
+            return matches[0]
+        default:
+            let ids = matches.map {
+                "  \($0.id)  \(GalleryTable.items($0.itemCount)), updated \(GalleryTable.time($0.updatedAt))"
+            }
+            throw badInput(
+                "\(matches.count) galleries are named \(GalleryTable.quoted(name)); name one by its id:\n"
+                    + ids.joined(separator: "\n"))
+        }
+    }
+
+    static func list(_ store: GalleryStore, deleted: Bool) async throws -> [Gallery] {
+        do {
+            return try await store.list(deleted: deleted)
+        } catch {
+            throw failure("Could not read the galleries: \(error)")
+        }
+    }
+
+    /// Runs a gallery call, turning its error into the exit it calls for (after saying why).
+    static func run<T>(_ body: () async throws(GalleryError) -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw exitCode(for: error)
+        }
+    }
+
+    /// Bad input (status 400, or no such gallery) exits 2; anything else, refusals included, exits 1.
+    static func exitCode(for error: GalleryError) -> ExitCode {
+        error.status == 400 || error.code == "gallery_not_found" ? badInput(error.message) : failure(error.message)
+    }
+
+    /// The bytes the API sends for `value`, as a line.
+    static func json(_ value: some Encodable) -> String {
+        String(decoding: JSONBody.encode(value), as: UTF8.self) + "\n"
+    }
+
+    static func badInput(_ message: String) -> ExitCode {
+        Terminal.error("error: \(message)\n")
+        return ExitCode(2)
+    }
+
+    static func failure(_ message: String) -> ExitCode {
+        Terminal.error("error: \(message)\n")
+        return ExitCode(1)
+    }
+}
+
+/// What `add` was given, told apart by its shape: an address, a file there is, or an item id.
+enum ImageArgument {
+    case url(String)
+    case file(URL)
+    case item(ItemID)
+
+    init(_ argument: String) throws {
+        let lowered = argument.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            self = .url(argument)
+            return
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) {
+            guard !isFolder.boolValue else { throw GalleryCLI.badInput("\(argument) is a folder, not an image file.") }
+            self = .file(URL(fileURLWithPath: argument))
+            return
+        }
+        guard let id = ItemID(argument) else {
+            throw GalleryCLI.badInput(
+                "\(argument) is not an http(s) address, a file, or an item id like pixabay:195893.")
+        }
+        guard SourceID.searchable.contains(id.source), id.nativeID.count <= 300 else {
+            let sources = SourceID.searchable.map(\.rawValue).joined(separator: ", ")
+            throw GalleryCLI.badInput("\(argument) is not an item of a source Tessera searches (\(sources)).")
+        }
+        self = .item(id)
+    }
+
+    /// The file's bytes, refusing (without reading it all) a file over `limit`.
+    static func read(_ file: URL, limit: Int) throws -> Data {
+        let data: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            throw GalleryCLI.failure("Could not read \(file.path): \(error.localizedDescription)")
+        }
+        guard data.count <= limit else {
+            throw GalleryCLI.failure(
+                "\(file.lastPathComponent) is larger than \(limit / 1_048_576) MB, more than Tessera takes "
+                    + "(TESSERA_IMAGE_MAX_MB).")
+        }
+        return data
+    }
+}
+
+/// Writes an export next to its destination, flushes it and renames it into place, so the ZIP file is
+/// whole or not there at all (and one already there stays whole until replaced).
+enum ZipFileWriter {
+    struct Failure: LocalizedError {
+        let errorDescription: String?
+
+        /// `what` failed, with the system's reason.
+        static func system(_ what: String) -> Failure {
+            Failure(errorDescription: "\(what) (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// Returns the file's size in bytes.
+    static func write(_ export: GalleryExport, to destination: URL) async throws -> Int {
+        let folder = destination.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure.system("could not create a file in \(folder.path)") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        var isOpen = true
+        do {
+            var size = 0
+            try await export.write { data in
+                try handle.write(contentsOf: data)
+                size += data.count
+            }
+            try handle.synchronize()
+            isOpen = false
+            try handle.close()
+            guard rename(temporary.path, destination.path) == 0 else { throw Failure.system("could not rename it") }
+            // The new name itself must survive a crash too.
+            let folderDescriptor = open(folder.path, O_RDONLY)
+            if folderDescriptor >= 0 {
+                _ = fsync(folderDescriptor)
+                close(folderDescriptor)
+            }
+            return size
+        } catch {
+            if isOpen { try? handle.close() }
+            unlink(temporary.path)
+            throw error
+        }
+    }
+}
