@@ -90,6 +90,7 @@ struct GalleryConcurrencyTests {
                 #expect(number == revision + 1, "events in commit order, none missing")
                 revision = number
                 struct Change: Decodable {
+                    // Snapshots decode as a Gallery instead.
                     let index: Int?
                     let itemId: String?
                     let item: GalleryItem?
@@ -97,13 +98,20 @@ struct GalleryConcurrencyTests {
                 let change = try event.decode(Change.self)
                 switch event.name {
                 case "added":
-                    order.insert(try #require(change.item?.id), at: try #require(change.index))
+                    let index = try #require(change.index)
+                    try #require(index <= order.count, "an index the order so far can take")
+                    order.insert(try #require(change.item?.id), at: index)
                 case "moved":
                     let id = try #require(change.itemId)
                     order.removeAll { $0 == id }
-                    order.insert(id, at: try #require(change.index))
+                    let index = try #require(change.index)
+                    try #require(index <= order.count, "an index the order so far can take")
+                    order.insert(id, at: index)
                 case "removed":
                     order.removeAll { $0 == change.itemId }
+                case "snapshot":
+                    // Allowed at any time (the stream's way to say "start again from here").
+                    order = try event.decode(Gallery.self).items?.map(\.id) ?? []
                 default:
                     Issue.record("unexpected event \(event.name)")
                 }

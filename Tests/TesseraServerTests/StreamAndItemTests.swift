@@ -11,7 +11,7 @@ struct StreamAndItemTests {
         let standIns = StandInSet()
         standIns.openverse.state.behavior = .stall
         standIns.flickr.state.delay = .milliseconds(200)
-        try await withTessera(standIns.list, sourceTimeout: "3") { client, _ in
+        try await withTessera(standIns.list, sourceTimeout: "8") { client, _ in
             let response = try await client.execute(uri: "/api/search/stream?q=lynx&scope=all", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
@@ -35,7 +35,7 @@ struct StreamAndItemTests {
     @Test func aStalledSourceDoesNotHoldBackTheWholeAnswer() async throws {
         let standIns = StandInSet()
         standIns.wikimedia.state.behavior = .stall
-        try await withTessera(standIns.list, sourceTimeout: "3") { client, _ in
+        try await withTessera(standIns.list, sourceTimeout: "8") { client, _ in
             let body = try await client.execute(uri: "/api/search?q=moth", method: .get).json(SearchResponse.self)
             #expect(body.sections.first { $0.id == .wikimedia }?.error?.code == "timeout")
             #expect(body.sections.filter { $0.error == nil }.count == 7)

@@ -13,11 +13,14 @@ public enum GalleryStreamMessage: Sendable {
 ///
 /// `publish` is called on the database writer's queue right after each commit, so streams see changes in
 /// commit order. While anyone watches, a poller compares the watched galleries' revisions with the last
-/// one published every second, so changes made by another process reach the streams too.
+/// one published twice a second, so changes made by another process reach the streams too (within a
+/// second: a revision must stay unannounced over two polls to count as made elsewhere).
 public final class GalleryEvents: Sendable {
     private struct State {
         var subscribers: [String: [UUID: AsyncStream<GalleryStreamMessage>.Continuation]] = [:]
         var lastRevision: [String: Int] = [:]
+        /// Revisions a poll read that no event had announced yet, checked again at the next poll.
+        var unpublished: [String: Int] = [:]
         var poller: Task<Void, Never>?
     }
 
@@ -28,7 +31,7 @@ public final class GalleryEvents: Sendable {
 
     /// - Parameter revisions: reads the current revisions of galleries (the store's `revisions(of:)`).
     public init(
-        interval: Duration = .seconds(1), heartbeatEvery: Int = 15,
+        interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30,
         revisions: @escaping @Sendable ([String]) async -> [String: Int]
     ) {
         self.revisions = revisions
@@ -52,7 +55,10 @@ public final class GalleryEvents: Sendable {
 
     public func publish(_ id: String, _ change: GalleryChange) {
         let continuations = state.withLock { state in
-            if let revision = change.revision { state.lastRevision[id] = max(state.lastRevision[id] ?? 0, revision) }
+            if let revision = change.revision {
+                state.lastRevision[id] = max(state.lastRevision[id] ?? 0, revision)
+                if let seen = state.unpublished[id], seen <= revision { state.unpublished[id] = nil }
+            }
             return Array(state.subscribers[id, default: [:]].values)
         }
         for continuation in continuations {
@@ -69,6 +75,7 @@ public final class GalleryEvents: Sendable {
             if state.subscribers[id]?.isEmpty == true {
                 state.subscribers[id] = nil
                 state.lastRevision[id] = nil
+                state.unpublished[id] = nil
             }
             if state.subscribers.isEmpty {
                 state.poller?.cancel()
@@ -105,8 +112,15 @@ public final class GalleryEvents: Sendable {
             for id in watched {
                 let subscribers = state.subscribers[id, default: [:]].values
                 if let revision = current[id], revision > state.lastRevision[id] ?? 0 {
-                    state.lastRevision[id] = revision
-                    messages += subscribers.map { ($0, .changedElsewhere(revision: revision)) }
+                    // A commit of this server is readable a moment before its event is published: only a
+                    // revision still unpublished at the next poll was made elsewhere.
+                    if let seen = state.unpublished[id], seen <= revision {
+                        state.lastRevision[id] = revision
+                        state.unpublished[id] = nil
+                        messages += subscribers.map { ($0, .changedElsewhere(revision: revision)) }
+                    } else {
+                        state.unpublished[id] = revision
+                    }
                 } else if current[id] == nil {
                     messages += subscribers.map { ($0, .change(.gone)) }
                 } else if heartbeat {

@@ -45,9 +45,16 @@ public struct GalleryImageFiles: Sendable {
         return hash
     }
 
-    public func remove(hashes: some Sequence<String>) {
+    /// Deletes the files of images no item uses any more (a gallery deleted for good), except those
+    /// stored or re-stored in the last minute: an add of the same image racing the deletion has renewed
+    /// the file's time before committing its row, and keeps it. The start-up collection gets those later.
+    public func remove(hashes: some Sequence<String>, now: Date = Date()) {
+        let cutoff = now.addingTimeInterval(-60)
         for hash in hashes where Self.isValidHash(hash) {
-            try? FileManager.default.removeItem(at: url(forHash: hash))
+            let file = url(forHash: hash)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate]
+            guard let modified = modified as? Date, modified < cutoff else { continue }
+            try? FileManager.default.removeItem(at: file)
         }
     }
 
