@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import Synchronization
+import TesseraCore
 
 /// What a fetch brought back.
 public struct FetchedBody: Sendable {
@@ -65,15 +66,8 @@ public final class ImageFetcher: Sendable {
             deadline: .now() + TimeAmount(policy.totalTimeout), prefixLength: max(1, prefixLength),
             validatePrefix: validatePrefix)
         do {
-            return try await withThrowingTaskGroup(of: FetchedBody?.self) { group in
-                group.addTask { try await self.follow(start, context: context, current: current) }
-                group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let body = try await group.next() ?? nil else { throw FetchError.timeout(host: current.host) }
-                return body
+            return try await withDeadline(deadline, timedOut: { FetchError.timeout(host: current.host) }) {
+                try await self.follow(start, context: context, current: current)
             }
         } catch let error as FetchError {
             throw error

@@ -109,15 +109,8 @@ public struct SearchService: Sendable {
     ) async throws(SourceError) -> T {
         let limit = timeout
         do {
-            return try await withThrowingTaskGroup(of: T.self) { group in
-                group.addTask { try await operation() }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    throw SourceError.timeout(source, seconds: limit.seconds)
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
-            }
+            return try await withDeadline(
+                .now + limit, timedOut: { SourceError.timeout(source, seconds: limit.seconds) }, operation)
         } catch let error as SourceError {
             throw error
         } catch is CancellationError {
