@@ -138,7 +138,7 @@ struct Nginx {
     let process: Process
 
     static func start(root: URL, work: URL) async throws -> Nginx {
-        let port = try FreePort.find()
+        let port = try LoopbackSocket.freePort()
         let config = work.appendingPathComponent("nginx.conf")
         try """
         worker_processes \(ProcessInfo.processInfo.activeProcessorCount);
@@ -267,27 +267,6 @@ enum Memory {
 }
 
 /// A loopback port nobody listens on now.
-enum FreePort {
-    static func find() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ValidationError("no socket") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0 else { throw ValidationError("no free port") }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
 /// A plain table: the first column left-aligned, the others right-aligned.
 func printRows(header: [String], rows: [[String]]) {
     let all = [header] + rows

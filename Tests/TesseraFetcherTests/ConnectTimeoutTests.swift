@@ -1,4 +1,5 @@
 import Foundation
+import TesseraTestSupport
 import Testing
 
 @testable import TesseraFetcher
@@ -31,23 +32,13 @@ struct FullListener {
     let port: Int
     private let descriptors: [Int32]
 
-    struct Failure: Error {
-        var what: String
-    }
-
     init() throws {
-        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let server = try LoopbackSocket()
+        guard listen(server.descriptor, 0) == 0 else { throw LoopbackSocket.Failure(description: "listen: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(server, $0, length) == 0 && getsockname(server, $0, &length) == 0
-            }
-        }
-        guard server >= 0, bound, listen(server, 0) == 0 else { throw Failure(what: "listen: \(errno)") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
         // Fill the queue: connections the listener never accepts.
         var clients: [Int32] = []
         for _ in 0..<3 {
@@ -60,7 +51,8 @@ struct FullListener {
             }
             clients.append(client)
         }
-        descriptors = [server] + clients
+        port = server.port
+        descriptors = [server.descriptor] + clients
     }
 
     func close() {

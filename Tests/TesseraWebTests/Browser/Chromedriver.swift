@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import TesseraTestSupport
 
 /// A chromedriver child process on a free loopback port, and the one HTTP client that talks to it.
 /// Start one per suite with the `.chromedriver` trait; each `Browser` is a session on it.
@@ -24,7 +25,7 @@ final class Chromedriver: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw WebDriverError.notInstalled(package: "chromium-driver", path: binary)
         }
-        let port = try freeLoopbackPort()
+        let port = try LoopbackSocket.freePort()
         let process = Process()
         process.executableURL = URL(filePath: binary)
         process.arguments = ["--port=\(port)"]
@@ -94,22 +95,4 @@ final class Chromedriver: Sendable {
         }
         return value
     }
-}
-
-/// A loopback port nobody listens on now: bind to port 0 and ask which one the kernel chose.
-private func freeLoopbackPort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-        }
-    }
-    guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A TCP socket bound to a free loopback port, for what needs a port before a server owns it (nginx,
+/// chromedriver) or a port that behaves badly on purpose (one that never accepts).
+public struct LoopbackSocket: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public let descriptor: Int32
+    public let port: Int
+
+    /// Binds a new socket to 127.0.0.1 on a port the kernel picks.
+    public init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(descriptor)
+            throw Failure(description: "bind to 127.0.0.1: errno \(errno)")
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A loopback port nobody listens on now (a moment later someone else may take it: use it at once).
+    public static func freePort() throws -> Int {
+        let socket = try LoopbackSocket()
+        socket.close()
+        return socket.port
+    }
+
+    public func close() {
+        _ = Glibc.close(descriptor)
+    }
+}
