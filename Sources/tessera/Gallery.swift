@@ -96,7 +96,7 @@ struct AddToGallery: AsyncParsableCommand {
     func run() async throws {
         let index = try index.map { text in
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw GalleryCLI.badInput("--index must be a whole number (0 is the first place).")
+                throw Exit.badInput("--index must be a whole number (0 is the first place).")
             }
             return value
         }
@@ -135,8 +135,8 @@ struct AddToGallery: AsyncParsableCommand {
                 item = try await environment.search.item(itemID)
             } catch {
                 // An id the source does not know is a typo; anything else is the source's trouble.
-                if case .notFound = error { throw GalleryCLI.badInput(error.message) }
-                throw GalleryCLI.failure(error.message)
+                if case .notFound = error { throw Exit.badInput(error.message) }
+                throw Exit.failure(error.message)
             }
             let linked = item.linkingImages(with: environment.imageLinker)
             return try await GalleryCLI.run { () async throws(GalleryError) in
@@ -166,10 +166,10 @@ struct ExportGallery: AsyncParsableCommand {
         var isFolder: ObjCBool = false
         let folder = destination.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw GalleryCLI.badInput("There is no folder \(folder.path) to write \(destination.lastPathComponent) in.")
+            throw Exit.badInput("There is no folder \(folder.path) to write \(destination.lastPathComponent) in.")
         }
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw GalleryCLI.badInput("\(destination.path) is a folder; name the ZIP file to write.")
+            throw Exit.badInput("\(destination.path) is a folder; name the ZIP file to write.")
         }
         let (target, count, size) = try await GalleryCLI.withEnvironment(common) { environment in
             let target = try await GalleryCLI.resolve(gallery, in: environment.galleries.store)
@@ -180,7 +180,7 @@ struct ExportGallery: AsyncParsableCommand {
             do {
                 size = try await ZipFileWriter.write(export, to: destination)
             } catch {
-                throw GalleryCLI.failure("Could not write \(destination.path): \(error.localizedDescription)")
+                throw Exit.failure("Could not write \(destination.path): \(error.localizedDescription)")
             }
             return (target, target.itemCount, size)
         }
@@ -199,18 +199,13 @@ enum GalleryCLI {
     static func withEnvironment<T>(
         _ common: CommonOptions, _ body: (AppEnvironment) async throws -> T
     ) async throws -> T {
-        let configuration: AppConfiguration
-        do {
-            configuration = try common.configuration()
-        } catch let error as ValidationError {
-            throw badInput(error.message)
-        }
+        let configuration = try Exit.configuration(common)
         let logger = Terminal.bootstrapLogging(level: .warning)
         let environment: AppEnvironment
         do {
             environment = try await AppEnvironment.live(configuration, logger: logger)
         } catch {
-            throw failure("Could not open the data folder \(configuration.dataDirectory.path): \(error)")
+            throw Exit.failure("Could not open the data folder \(configuration.dataDirectory.path): \(error)")
         }
         do {
             let result = try await body(environment)
@@ -241,14 +236,15 @@ enum GalleryCLI {
         if matches.isEmpty { matches = named(try await list(store, deleted: true)) }
         switch matches.count {
         case 0:
-            throw badInput("There is no gallery \(GalleryTable.quoted(argument)); tessera gallery list shows them.")
+            throw Exit.badInput(
+                "There is no gallery \(GalleryTable.quoted(argument)); tessera gallery list shows them.")
         case 1:
             return matches[0]
         default:
             let ids = matches.map {
                 "  \($0.id)  \(GalleryTable.items($0.itemCount)), updated \(GalleryTable.time($0.updatedAt))"
             }
-            throw badInput(
+            throw Exit.badInput(
                 "\(matches.count) galleries are named \(GalleryTable.quoted(name)); name one by its id:\n"
                     + ids.joined(separator: "\n"))
         }
@@ -258,7 +254,7 @@ enum GalleryCLI {
         do {
             return try await store.list(deleted: deleted)
         } catch {
-            throw failure("Could not read the galleries: \(error)")
+            throw Exit.failure("Could not read the galleries: \(error)")
         }
     }
 
@@ -273,22 +269,13 @@ enum GalleryCLI {
 
     /// Bad input (status 400, or no such gallery) exits 2; anything else, refusals included, exits 1.
     static func exitCode(for error: GalleryError) -> ExitCode {
-        error.status == 400 || error.code == "gallery_not_found" ? badInput(error.message) : failure(error.message)
+        error.status == 400 || error.code == "gallery_not_found"
+            ? Exit.badInput(error.message) : Exit.failure(error.message)
     }
 
     /// The bytes the API sends for `value`, as a line.
     static func json(_ value: some Encodable) -> String {
         String(decoding: JSONBody.encode(value), as: UTF8.self) + "\n"
-    }
-
-    static func badInput(_ message: String) -> ExitCode {
-        Terminal.error("error: \(message)\n")
-        return ExitCode(2)
-    }
-
-    static func failure(_ message: String) -> ExitCode {
-        Terminal.error("error: \(message)\n")
-        return ExitCode(1)
     }
 }
 
@@ -306,17 +293,17 @@ enum ImageArgument {
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) {
-            guard !isFolder.boolValue else { throw GalleryCLI.badInput("\(argument) is a folder, not an image file.") }
+            guard !isFolder.boolValue else { throw Exit.badInput("\(argument) is a folder, not an image file.") }
             self = .file(URL(fileURLWithPath: argument))
             return
         }
         guard let id = ItemID(argument) else {
-            throw GalleryCLI.badInput(
+            throw Exit.badInput(
                 "\(argument) is not an http(s) address, a file, or an item id like pixabay:195893.")
         }
         guard SourceID.searchable.contains(id.source), id.nativeID.count <= 300 else {
             let sources = SourceID.searchable.map(\.rawValue).joined(separator: ", ")
-            throw GalleryCLI.badInput("\(argument) is not an item of a source Tessera searches (\(sources)).")
+            throw Exit.badInput("\(argument) is not an item of a source Tessera searches (\(sources)).")
         }
         self = .item(id)
     }
@@ -329,10 +316,10 @@ enum ImageArgument {
             defer { try? handle.close() }
             data = try handle.read(upToCount: limit + 1) ?? Data()
         } catch {
-            throw GalleryCLI.failure("Could not read \(file.path): \(error.localizedDescription)")
+            throw Exit.failure("Could not read \(file.path): \(error.localizedDescription)")
         }
         guard data.count <= limit else {
-            throw GalleryCLI.failure(
+            throw Exit.failure(
                 "\(file.lastPathComponent) is larger than \(limit / 1_048_576) MB, more than Tessera takes "
                     + "(TESSERA_IMAGE_MAX_MB).")
         }

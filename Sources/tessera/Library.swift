@@ -34,8 +34,8 @@ struct LibraryIndex: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let configuration = try LibraryCommand.configuration(common)
-        guard (1...64).contains(concurrency) else { throw LibraryCommand.badInput("--concurrency must be 1–64.") }
+        let configuration = try Exit.configuration(common)
+        guard (1...64).contains(concurrency) else { throw Exit.badInput("--concurrency must be 1–64.") }
         let store = try LibraryCommand.openStore(configuration)
         let indexer = LibraryIndexer(
             store: store, processor: ImageProcessor(concurrency: concurrency), concurrency: concurrency)
@@ -102,15 +102,15 @@ struct LibrarySearch: AsyncParsableCommand {
         do {
             request = try SearchRequest(query: query, scope: SectionID.local.rawValue, page: page)
         } catch {
-            throw LibraryCommand.badInput(error.message)
+            throw Exit.badInput(error.message)
         }
-        let configuration = try LibraryCommand.configuration(common)
+        let configuration = try Exit.configuration(common)
         let store = try LibraryCommand.openStore(configuration)
         let roots: [String]
         do {
             roots = configuration.libraries.isEmpty ? try await store.roots() : configuration.libraries
         } catch {
-            throw LibraryCommand.failure(error.message)
+            throw Exit.failure(error.message)
         }
         let source = LocalSource(store: store, roots: roots)
         let section: SectionResult
@@ -118,7 +118,7 @@ struct LibrarySearch: AsyncParsableCommand {
             let result = try await source.search(request.query, in: .local, page: request.page)
             section = SectionResult(id: .local, items: result.items, total: result.total, hasMore: result.hasMore)
         } catch let error as SourceError {
-            throw LibraryCommand.failure(
+            throw Exit.failure(
                 roots.isEmpty ? "nothing is indexed yet; run tessera library index DIR first." : error.message)
         }
         let response = SearchResponse(
@@ -131,32 +131,14 @@ struct LibrarySearch: AsyncParsableCommand {
     }
 }
 
-/// What both subcommands share: settings, the store, exits with a reason.
+/// What both subcommands share: the store.
 enum LibraryCommand {
-    static func configuration(_ common: CommonOptions) throws -> AppConfiguration {
-        do {
-            return try common.configuration()
-        } catch let error as ValidationError {
-            throw badInput(error.message)
-        }
-    }
-
     static func openStore(_ configuration: AppConfiguration) throws -> LibraryStore {
         do {
             return try LibraryStore.open(dataDirectory: configuration.dataDirectory)
         } catch {
-            throw failure(error.message)
+            throw Exit.failure(error.message)
         }
-    }
-
-    static func badInput(_ message: String) -> ExitCode {
-        Terminal.error("error: \(message)\n")
-        return ExitCode(2)
-    }
-
-    static func failure(_ message: String) -> ExitCode {
-        Terminal.error("error: \(message)\n")
-        return ExitCode(1)
     }
 }
 

@@ -30,16 +30,9 @@ struct Search: AsyncParsableCommand {
         do {
             request = try SearchRequest(query: query, scope: scope, page: page)
         } catch {
-            Terminal.error("error: \(error.message)\n")
-            throw ExitCode(2)
+            throw Exit.badInput(error.message)
         }
-        let configuration: AppConfiguration
-        do {
-            configuration = try common.configuration()
-        } catch let error as ValidationError {
-            Terminal.error("error: \(error.message)\n")
-            throw ExitCode(2)
-        }
+        let configuration = try Exit.configuration(common)
         let logger = Terminal.bootstrapLogging(level: .warning)
         let environment = try await AppEnvironment.live(configuration, logger: logger)
         let response = await environment.search.search(request).linkingImages(with: environment.imageLinker)
@@ -53,8 +46,7 @@ struct Search: AsyncParsableCommand {
         guard response.anySectionAnswered else {
             let reasons = response.sections.compactMap(\.error?.message)
             let why = reasons.isEmpty ? "no source is enabled" : reasons.joined(separator: "\n  ")
-            Terminal.error("error: every source failed:\n  \(why)\n")
-            throw ExitCode(1)
+            throw Exit.failure("every source failed:\n  \(why)")
         }
     }
 }
