@@ -52,7 +52,7 @@ public final class GalleryService: Sendable {
             throw GalleryError(status: error.status, code: error.code, message: error.message)
         }
         let data = Data(served.body.readableBytesView)
-        let image = try await stored(data, item: item, sourceURL: item.pageURL)
+        let image = try await stored(data, .result(item), sourceURL: item.pageURL)
         return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }
 
@@ -73,10 +73,10 @@ public final class GalleryService: Sendable {
         }
         let name = URL(string: url).map { ($0.lastPathComponent.removingPercentEncoding ?? $0.lastPathComponent) }
         let host = URL(string: url)?.host ?? "the web"
-        let item = importedItem(
-            source: .web, data: data, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
+        let origin = Origin.imported(
+            .web, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
             metadata: [MetadataEntry("Imported from", url)])
-        let image = try await stored(data, item: item, sourceURL: url)
+        let image = try await stored(data, origin, sourceURL: url)
         return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }
 
@@ -85,10 +85,10 @@ public final class GalleryService: Sendable {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
-        let item = importedItem(
-            source: .upload, data: data, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
+        let origin = Origin.imported(
+            .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
             metadata: fileName.map { [MetadataEntry("File name", $0)] } ?? [])
-        let image = try await stored(data, item: item, sourceURL: nil)
+        let image = try await stored(data, origin, sourceURL: nil)
         return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }
 
@@ -128,8 +128,17 @@ public final class GalleryService: Sendable {
         if gallery.deletedAt != nil { throw .galleryDeleted }
     }
 
+    /// Where an image comes from: a search result, kept as it is, or an import (a URL or an upload), whose
+    /// item is made once its bytes are stored: it is known by their hash and shows its own copy.
+    private enum Origin {
+        case result(Item)
+        case imported(SourceID, title: String, pageURL: String?, metadata: [MetadataEntry])
+    }
+
     /// Checks the bytes are an image within the pixel cap (header only), then stores the copy.
-    private func stored(_ data: Data, item: Item, sourceURL: String?) async throws(GalleryError) -> NewGalleryImage {
+    private func stored(_ data: Data, _ origin: Origin, sourceURL: String?) async throws(GalleryError)
+        -> NewGalleryImage
+    {
         let header: ImageHeader
         do {
             header = try processor.header(of: data)
@@ -142,36 +151,22 @@ public final class GalleryService: Sendable {
         } catch {
             throw GalleryError(status: 500, code: "storage_failed", message: "The image could not be saved: \(error)")
         }
-        var item = item
-        if item.source == .web || item.source == .upload {
-            // The item points at its own stored copy: there is nothing else to show.
-            let reference = StoredReference.reference(for: hash)
-            func ref(_ variant: ImageVariant) -> ImageRef {
-                let size =
-                    variant.maxDimension.flatMap {
-                        Geometry.fit(width: header.width, height: header.height, maxSide: $0)
-                    }
-                    ?? (header.width, header.height)
-                return ImageRef(url: linker.link(reference, variant: variant), width: size.width, height: size.height)
-            }
-            item.thumbnail = ref(.thumb)
-            item.preview = ref(.preview)
-            item.full = ref(.original)
-            item.metadata.add("Format", header.format.mimeType)
-            item.metadata.add("Size", "\(header.width) × \(header.height)")
+        let item: Item
+        switch origin {
+        case .result(let result):
+            item = result
+        case .imported(let source, let title, let pageURL, var metadata):
+            let copy = StoredImageRefs(hash: hash, width: header.width, height: header.height, linker: linker)
+            metadata.add("Format", header.format.mimeType)
+            metadata.add("Size", "\(header.width) × \(header.height)")
+            item = Item(
+                id: ItemID(source: source, nativeID: String(hash.prefix(16))), kind: .image, title: title,
+                pageURL: pageURL, thumbnail: copy.thumbnail, preview: copy.preview, full: copy.original,
+                metadata: metadata)
         }
         return NewGalleryImage(
             item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
             width: header.width, height: header.height)
-    }
-
-    private func importedItem(source: SourceID, data: Data, title: String, pageURL: String?, metadata: [MetadataEntry])
-        -> Item
-    {
-        let hash = GalleryImageFiles.hash(of: data)
-        return Item(
-            id: ItemID(source: source, nativeID: String(hash.prefix(16))), kind: .image, title: title,
-            pageURL: pageURL, metadata: metadata)
     }
 
     /// "sunset_over-the.sea.jpg" → "sunset over the.sea"; nil when nothing readable is left.

@@ -101,6 +101,19 @@ public struct StoredImageRefs: Sendable, Hashable, Codable {
         self.preview = preview
         self.original = original
     }
+
+    /// The stored copy `hash` (`width`×`height`) through the image proxy: `stored:<hash>` references,
+    /// signed like every image URL, each variant with the size it comes out at.
+    init(hash: String, width: Int, height: Int, linker: any ImageLinking) {
+        let reference = StoredReference.reference(for: hash)
+        func ref(_ variant: ImageVariant) -> ImageRef {
+            let size =
+                variant.maxDimension.flatMap { Geometry.fit(width: width, height: height, maxSide: $0) }
+                ?? (width, height)
+            return ImageRef(url: linker.link(reference, variant: variant), width: size.width, height: size.height)
+        }
+        self.init(thumbnail: ref(.thumb), preview: ref(.preview), original: ref(.original))
+    }
 }
 
 /// What one change did, for the event stream and the API's answer. `revision` is the gallery's after it.

@@ -405,16 +405,8 @@ public final class GalleryStore: Sendable {
             image: refs(for: record, linker: linker), addedAt: Timestamp.text(record.addedAt))
     }
 
-    /// The stored copy through the image proxy: `stored:<hash>` references, signed like every image URL.
     static func refs(for record: GalleryItemRecord, linker: any ImageLinking) -> StoredImageRefs {
-        let reference = StoredReference.reference(for: record.imageHash)
-        func ref(_ variant: ImageVariant) -> ImageRef {
-            let size =
-                variant.maxDimension.flatMap { Geometry.fit(width: record.width, height: record.height, maxSide: $0) }
-                ?? (record.width, record.height)
-            return ImageRef(url: linker.link(reference, variant: variant), width: size.width, height: size.height)
-        }
-        return StoredImageRefs(thumbnail: ref(.thumb), preview: ref(.preview), original: ref(.original))
+        StoredImageRefs(hash: record.imageHash, width: record.width, height: record.height, linker: linker)
     }
 
     /// Runs a database call, turning what it throws into a `GalleryError`.
