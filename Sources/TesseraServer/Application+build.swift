@@ -16,7 +16,7 @@ public func buildApplication(
     let token = environment.configuration.token.map(AccessToken.init)
     let date = HTTPDate()
     let proxy = environment.imageProxy
-    return Application(
+    var app = Application(
         router: router,
         // Cached images are answered in the connection's pipeline, ahead of the router (see ImageHitHandler).
         server: .http1(
@@ -30,6 +30,10 @@ public func buildApplication(
         services: [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
         logger: environment.logger)
+    // Gallery image files a crash left without their row: once per server start, before it takes requests,
+    // rather than in every command that builds an environment.
+    app.beforeServerStarts { await environment.galleries.collectGarbage() }
+    return app
 }
 
 /// Every route of the API. Tests call this too, and compare it with `docs/openapi.yaml`.

@@ -91,7 +91,6 @@ public struct AppEnvironment: Sendable {
         let galleries = GalleryService(
             store: galleryStore, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
             linker: signer, logger: logger)
-        await galleries.collectGarbage()
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
