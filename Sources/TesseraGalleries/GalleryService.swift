@@ -189,19 +189,3 @@ public final class GalleryService: Sendable {
         return GalleryError(status: status, code: error.code, message: error.message)
     }
 }
-
-/// `/img/{variant}/{signature}/{source}`, taken apart. Only the proxy decides whether it is genuine.
-struct SignedImagePath {
-    let variant: String
-    let signature: String
-    let encodedSource: String
-
-    init?(_ url: String) {
-        let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else { return nil }
-        variant = String(parts[2])
-        signature = String(parts[3])
-        encodedSource = String(parts[4])
-    }
-}

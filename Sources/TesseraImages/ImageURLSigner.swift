@@ -104,3 +104,20 @@ enum Base64URL {
         return output
     }
 }
+
+/// `/img/{variant}/{signature}/{source}` (a path, or a URL with that path), taken apart: what `link` makes.
+/// Only `verify` (through the proxy) says whether it is genuine.
+public struct SignedImagePath: Sendable, Hashable {
+    public let variant: String
+    public let signature: String
+    public let encodedSource: String
+
+    public init?(_ url: String) {
+        let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else { return nil }
+        variant = String(parts[2])
+        signature = String(parts[3])
+        encodedSource = String(parts[4])
+    }
+}

@@ -59,12 +59,8 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             current = .passing
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-            if head.headerFields[.connection] == "close" {
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                context.close(promise: nil)
-            } else {
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            if head.headerFields[.connection] == "close" { context.close(promise: nil) }
         }
     }
 
@@ -78,11 +74,11 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard request.method == .get || request.method == .head, let path = request.path,
             path.hasPrefix("/img/")
         else { return nil }
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        // "", "img", variant, signature, source; no query, no escapes: anything unusual takes the router.
-        guard parts.count == 5, !path.utf8.contains(UInt8(ascii: "?")), !path.utf8.contains(UInt8(ascii: "%")),
-            let variant = String(parts[2]), let signature = String(parts[3]), let source = String(parts[4])
+        // No query, no escapes: anything unusual takes the router.
+        guard !path.utf8.contains(UInt8(ascii: "?")), !path.utf8.contains(UInt8(ascii: "%")),
+            let signed = SignedImagePath(path)
         else { return nil }
+        let variant = signed.variant
         if let token {
             let cookies = request.headerFields[values: .cookie].joined(separator: "; ")
             guard token.admits(authorization: request.headerFields[.authorization], cookieHeader: cookies) else {
@@ -92,7 +88,8 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let acceptsWebP = request.headerFields[.accept]?.contains("image/webp") ?? false
         guard
             let image = proxy.cachedImage(
-                variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
+                variant: variant, signature: signed.signature, encodedURL: signed.encodedSource,
+                acceptsWebP: acceptsWebP)
         else { return nil }
 
         var fields = ImageResponse.headers(etag: image.etag, variant: variant)
