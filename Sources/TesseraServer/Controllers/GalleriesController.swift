@@ -120,9 +120,9 @@ struct GalleriesController<Context: RequestContext> {
     // MARK: - Events
 
     private func stream(_ request: Request, id: String) async throws -> Response {
-        // Subscribe before reading, so nothing committed in between is missed.
-        let current = try await galleries.store.gallery(id, items: false)
-        let messages = events.subscribe(id, knownRevision: current.revision)
+        // A missing gallery is a 404, not an empty stream.
+        let known = try await galleries.store.gallery(id, items: false).revision
+        let messages = events.subscribe(id, knownRevision: known)
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
         let store = galleries.store
         let body = ResponseBody { writer in
@@ -133,7 +133,9 @@ struct GalleriesController<Context: RequestContext> {
                 try await writer.write(Self.event("snapshot", id: gallery.revision, gallery))
                 sent = gallery.revision
             }
-            if let lastEventID, lastEventID == current.revision {
+            // Read again now that the subscription is on: a change committed before it would otherwise be
+            // neither in this revision nor among the events.
+            if let lastEventID, try await lastEventID == store.gallery(id, items: false).revision {
                 sent = lastEventID
             } else {
                 try await snapshot()
