@@ -45,8 +45,7 @@ struct ImagesController<Context: RequestContext> {
                 status: .ok, headers: headers, body: includeBody ? ResponseBody(byteBuffer: image.body) : ResponseBody()
             )
         } catch {
-            throw APIError(
-                status: HTTPResponse.Status(code: error.status), code: error.code, message: error.message)
+            throw APIError(error)
         }
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import TesseraCore
 import TesseraGalleries
+import TesseraImages
 
 /// An error as the API reports it: `{"error": {"code", "message"}}` with a fitting status.
 public struct APIError: HTTPResponseError, Sendable {
@@ -36,12 +37,6 @@ public struct APIError: HTTPResponseError, Sendable {
         if case .rateLimited(_, let retryAfter?) = error { headers[.retryAfter] = String(retryAfter) }
     }
 
-    /// A gallery request that cannot be done; a stale `If-Match` also says the current revision.
-    public init(_ error: GalleryError) {
-        self.init(status: HTTPResponse.Status(code: error.status), code: error.code, message: error.message)
-        if let revision = error.currentRevision { headers[.eTag] = "\"\(revision)\"" }
-    }
-
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONBody.response(ErrorEnvelope(error: ErrorInfo(code: code, message: message)), status: status)
         response.headers.append(contentsOf: headers)
@@ -71,6 +66,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as SourceError {
             throw APIError(error)
         } catch let error as GalleryError {
+            throw APIError(error)
+        } catch let error as ImageProxyError {
             throw APIError(error)
         } catch {
             logger.error("unhandled error", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
