@@ -8,7 +8,10 @@ import Testing
         let cases: [(ImageReference, String)] = [
             (.web("https://cdn.example/a.jpg?x=1"), "https://cdn.example/a.jpg?x=1"),
             (.stored(hash: hash), "stored:" + hash),
-            (.library(path: "/photos/a b/100%?#.jpg", version: "12-34"), "local:/photos/a%20b/100%25%3F%23.jpg?v=12-34"),
+            (
+                .library(path: "/photos/a b/100%?#.jpg", version: "12-34"),
+                "local:/photos/a%20b/100%25%3F%23.jpg?v=12-34"
+            ),
         ]
         for (reference, string) in cases {
             #expect(reference.string == string)
