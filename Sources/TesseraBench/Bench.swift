@@ -54,7 +54,7 @@ struct SearchOverhead: AsyncParsableCommand {
         let app = buildApplication(
             try await AppEnvironment.live(try AppConfiguration(environment: environment), logger: logger)
         ) { port in await PortBox.shared.set(port) }
-        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let running = BackgroundService(app, logger: logger)
         let port = await PortBox.shared.wait()
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -79,8 +79,7 @@ struct SearchOverhead: AsyncParsableCommand {
             }
         }
         try await client.shutdown()
-        appTask.cancel()
-        _ = await appTask.result
+        try await running.stop()
         await server.stop()
 
         let directP50 = percentile(direct, 0.5)

@@ -50,7 +50,7 @@ struct ProxyThroughput: AsyncParsableCommand {
             ]), logger: quiet)
         let appPort = PortBox()
         let app = buildApplication(environment) { await appPort.set($0) }
-        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let running = BackgroundService(app, logger: quiet)
         let port = await appPort.wait()
         let thumbURL = "http://127.0.0.1:\(port)" + environment.imageLinker.link(photoURL, variant: .thumb)
 
@@ -76,7 +76,7 @@ struct ProxyThroughput: AsyncParsableCommand {
             url: "http://127.0.0.1:\(port)/api/health", threads: threads, connections: connections,
             seconds: seconds, while: nil)
         nginx.stop()
-        appTask.cancel()
+        try await running.stop()
         await origin.stop()
 
         let ratio = ours.requestsPerSecond / reference.requestsPerSecond
