@@ -166,9 +166,3 @@ struct GalleryBench: AsyncParsableCommand {
         return data
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

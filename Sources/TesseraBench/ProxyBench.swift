@@ -266,18 +266,12 @@ enum Memory {
     }
 }
 
-/// A loopback port nobody listens on now.
-/// A plain table: the first column left-aligned, the others right-aligned.
+/// A plain table: the first column left-aligned, the others right-aligned, each as wide as its widest cell.
 func printRows(header: [String], rows: [[String]]) {
     let all = [header] + rows
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-    func line(_ cells: [String]) -> String {
-        cells.enumerated().map { index, cell in
-            let pad = String(repeating: " ", count: widths[index] - cell.count)
-            return index == 0 ? cell + pad : pad + cell
-        }.joined(separator: "   ")
-    }
-    print(line(header))
-    print(String(repeating: "-", count: line(header).count))
-    for row in rows { print(line(row)) }
+    let table = TextTable(widths.enumerated().map { index, width in index == 0 ? .left(width) : .right(width) })
+    print(table.row(header))
+    print(String(repeating: "-", count: table.row(header).count))
+    for row in rows { print(table.row(row)) }
 }

@@ -73,9 +73,7 @@ struct LibraryIndex: AsyncParsableCommand {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) + Double(attoseconds) / 1e18
-        return String(format: total < 10 ? "%.2f s" : "%.0f s", total)
+        String(format: duration.seconds < 10 ? "%.2f s" : "%.0f s", duration.seconds)
     }
 }
 
