@@ -6,7 +6,6 @@ import TesseraCore
 /// Flickr answers its errors with HTTP 200 and `{"stat":"fail","code":N,"message":…}`, so every answer is
 /// checked for `stat` before it is read. A query reaches at most 4,000 results; safe search is always on.
 public struct FlickrClient: MediaSource {
-    public static let defaultBase = URL(string: "https://api.flickr.com/services/rest/")!
     public static let keyVariable = "FLICKR_API_KEY"
     /// "Flickr will return at most the first 4,000 results for any given search query."
     static let resultCap = 4_000
@@ -28,7 +27,7 @@ public struct FlickrClient: MediaSource {
     let apiKey: APIKey
     let http: SourceHTTP
 
-    public init(endpoint: Endpoint = Endpoint(base: defaultBase), apiKey: String?, http: SourceHTTP) {
+    public init(endpoint: Endpoint, apiKey: String?, http: SourceHTTP) {
         self.endpoint = endpoint
         self.apiKey = APIKey(apiKey, variable: Self.keyVariable)
         self.http = http
@@ -40,7 +39,7 @@ public struct FlickrClient: MediaSource {
         let key = try apiKey.required(by: id)
         let pageSize = SearchRequest.pageSize
         // Past the 4,000-result cap Flickr answers error 20 or repeats results: there is nothing to ask for.
-        guard (page - 1) * pageSize < Self.resultCap else { return SourcePage(items: [], total: nil, hasMore: false) }
+        guard (page - 1) * pageSize < Self.resultCap else { return .empty }
         let url = endpoint.url(query: [
             ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
             ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
@@ -76,7 +75,7 @@ public struct FlickrClient: MediaSource {
     static func searchPage(_ response: SourceHTTP.Response, page: Int) throws(SourceError) -> SourcePage {
         let response = try unwrapped(response) { code in
             // Error 20 is the end of what Flickr will page through, not a failure.
-            code == 20 ? SourcePage(items: [], total: nil, hasMore: false) : nil
+            code == 20 ? SourcePage.empty : nil
         }
         switch response {
         case .answered(let page): return page
