@@ -358,7 +358,7 @@ extension FlickrClientTests {
 // MARK: - Decoding real-world answers
 
 extension FlickrClientTests {
-    /// Shaped after recorded answers (providers.md §2): `total` as a string, `farm` an int, sizes and counts
+    /// Shaped after recorded answers (docs/sources.md, "Flickr"): `total` as a string, `farm` an int, sizes and counts
     /// as strings or ints, a photo with no extras at all, and two records without a usable id.
     static let recordedPage = """
         {"photos": {"page": 1, "pages": 12, "perpage": 20, "total": "234",

@@ -361,7 +361,7 @@ struct ITunesClientTests {
         #expect(ITunesClient.item(records[4], fallback: nil)?.kind == .movie, "a lookup guesses video for kind null")
     }
 
-    /// Real-shaped answer: the Star Trek movie from providers.md, a song and an album (no `kind`) as
+    /// Real-shaped answer: a recorded Star Trek movie record, a song and an album (no `kind`) as
     /// Apple sends them, an App Store record (`fileSizeBytes` as a string), a record with `kind: null`,
     /// an artist record, and one element that is not a record at all.
     static let recorded = """

@@ -13,7 +13,7 @@ public struct FlickrClient: MediaSource {
     /// and repeated searches off the key's 3,600-calls-an-hour budget, while photos their owners edit,
     /// delete or make private on Flickr stop showing here the same hour.
     static let cacheTTL: Duration = .seconds(60 * 60)
-    /// Everything Tessera shows, so one search call gives the whole item (providers.md lists the keys).
+    /// Everything Tessera shows, so one search call gives the whole item (docs/sources.md lists the keys).
     static let extras = [
         "description", "license", "date_upload", "date_taken", "owner_name", "icon_server", "original_format",
         "tags", "o_dims", "views", "media", "path_alias", "url_sq", "url_t", "url_s", "url_q", "url_m", "url_n",
@@ -129,7 +129,7 @@ public struct FlickrClient: MediaSource {
         return .body(plain)
     }
 
-    /// Flickr's error codes (providers.md): 100 is a bad or missing key, 10 and 105 are Flickr being down,
+    /// Flickr's error codes (docs/sources.md): 100 is a bad or missing key, 10 and 105 are Flickr being down,
     /// the rest say the request itself was refused.
     static func failure(code: Int, message: String) -> SourceError {
         let detail = message.isEmpty ? "Flickr error \(code)" : message
@@ -192,7 +192,7 @@ extension FlickrClient {
         }
     }
 
-    /// `flickr.photos.licenses.getInfo`, as listed in providers.md.
+    /// `flickr.photos.licenses.getInfo`, as listed in docs/sources.md.
     static func license(_ id: String) -> License? {
         Int(id.trimmingWhitespace).flatMap { licenses[$0] }
     }
