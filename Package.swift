@@ -30,15 +30,18 @@ let package = Package(
                 "TesseraCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // SQLite through GRDB: migrations and the stores built on them.
+        // SQLite through GRDB: migrations and the stores built on them. Knows Core's protocols
+        // (`ResponseCaching`), not the clients that use them.
         .target(
             name: "TesseraStorage",
             dependencies: [
                 "TesseraCore",
-                "TesseraSources",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // libvips, the C library: `pkg-config vips`, Debian's libvips-dev. Fixed-argument wrappers in shim.h.
@@ -100,6 +103,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // Blocking file work (image copies, export) on NIO's thread pool, off the event loops.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The Hummingbird application: configuration, environment, routes.
@@ -134,7 +139,10 @@ let package = Package(
                 "TesseraServer",
                 "TesseraLibrary",
                 "TesseraGalleries",
+                "TesseraImaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Local HTTP servers that speak each provider's wire format, for tests and benchmarks.
@@ -144,20 +152,28 @@ let package = Package(
                 "TesseraCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // `tessera-bench`: each benchmark next to a reference in the same run (see the README).
         .executableTarget(
             name: "TesseraBench",
             dependencies: [
+                "CVips",
+                "TesseraCore",
                 "TesseraServer",
                 "TesseraGalleries",
                 "TesseraStorage",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 "TesseraImaging",
                 "TesseraLibrary",
                 "TesseraTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
@@ -168,7 +184,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
+        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "CVips"]),
         .testTarget(
             name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
         .testTarget(
@@ -177,6 +193,7 @@ let package = Package(
                 "TesseraFetcher", "TesseraTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -185,14 +202,25 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraSourcesTests",
-            dependencies: ["TesseraSources", "TesseraStorage", "TesseraTestSupport"]
+            dependencies: [
+                "TesseraSources", "TesseraCore", "TesseraTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "TesseraStorageTests",
+            dependencies: ["TesseraStorage", "TesseraCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
-                "TesseraServer", "TesseraTestSupport", "TesseraGalleries",
+                "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImages",
+                "TesseraStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -209,6 +237,7 @@ let package = Package(
                 "TesseraServer", "TesseraTestSupport", "TesseraCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import TesseraCore
 import TesseraServer
 import TesseraTestSupport
 
@@ -54,7 +55,7 @@ struct SearchOverhead: AsyncParsableCommand {
         let app = buildApplication(
             try await AppEnvironment.live(try AppConfiguration(environment: environment), logger: logger)
         ) { port in await PortBox.shared.set(port) }
-        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let running = BackgroundService(app, logger: logger)
         let port = await PortBox.shared.wait()
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -79,8 +80,7 @@ struct SearchOverhead: AsyncParsableCommand {
             }
         }
         try await client.shutdown()
-        appTask.cancel()
-        _ = await appTask.result
+        try await running.stop()
         await server.stop()
 
         let directP50 = percentile(direct, 0.5)
@@ -167,24 +167,17 @@ func runProgram(
 }
 
 func ms(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    return String(format: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    String(format: "%.2f", duration.milliseconds)
 }
 
+/// Percentiles of each row's times, in milliseconds.
 func printTable(title: String, rows: [(String, [Duration])]) {
     print("\n\(title)")
-    let header =
-        "what".padding(toLength: 44, withPad: " ", startingAt: 0) + "     p50 ms     p90 ms     p99 ms     max ms"
+    let table = TextTable([.left(44), .right(9), .right(9), .right(9), .right(9)])
+    let header = table.row(["what", "p50 ms", "p90 ms", "p99 ms", "max ms"])
     print(header)
     print(String(repeating: "-", count: header.count))
     for (name, values) in rows {
-        let cells = [0.5, 0.9, 0.99, 1.0].map { ms(percentile(values, $0)).leftPad(11) }
-        print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + cells.joined())
-    }
-}
-
-extension String {
-    func leftPad(_ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - count)) + self
+        print(table.row([name] + [0.5, 0.9, 0.99, 1.0].map { ms(percentile(values, $0)) }))
     }
 }

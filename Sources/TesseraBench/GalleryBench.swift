@@ -39,7 +39,7 @@ struct GalleryBench: AsyncParsableCommand {
         let environment = try await AppEnvironment.live(try AppConfiguration(environment: settings), logger: quiet)
         let appPort = PortBox()
         let app = buildApplication(environment) { await appPort.set($0) }
-        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let running = BackgroundService(app, logger: quiet)
         let base = "http://127.0.0.1:\(await appPort.wait())"
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -97,7 +97,7 @@ struct GalleryBench: AsyncParsableCommand {
             ))
         rows.append(("(SQLite floor) one-row UPDATE + COMMIT", try await Self.bareUpdates(environment.database, moves)))
         try await client.shutdown()
-        appTask.cancel()
+        try await running.stop()
         await standIns.stop()
 
         printTable(title: "gallery writes over HTTP (release build, this machine, same run)", rows: rows)
@@ -164,11 +164,5 @@ struct GalleryBench: AsyncParsableCommand {
                 "\(method) \(url) answered \(response.status): \(String(decoding: data, as: UTF8.self))")
         }
         return data
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -119,8 +119,7 @@ struct LibraryBench: AsyncParsableCommand {
             let store = try LibraryStore.open(dataDirectory: base.appendingPathComponent("data"))
             let indexer = LibraryIndexer(store: store, processor: ImageProcessor(concurrency: 4), concurrency: 4)
             let summary = try await indexer.index(folder: folder.path)
-            let seconds =
-                Double(summary.elapsed.components.seconds) + Double(summary.elapsed.components.attoseconds) / 1e18
+            let seconds = summary.elapsed.seconds
             print(
                 "  \(run): \(summary.line) in \(String(format: "%.2f", seconds)) s → "
                     + "\(Int((Double(count) / seconds).rounded())) files/s")

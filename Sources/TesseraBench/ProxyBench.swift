@@ -50,7 +50,7 @@ struct ProxyThroughput: AsyncParsableCommand {
             ]), logger: quiet)
         let appPort = PortBox()
         let app = buildApplication(environment) { await appPort.set($0) }
-        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let running = BackgroundService(app, logger: quiet)
         let port = await appPort.wait()
         let thumbURL = "http://127.0.0.1:\(port)" + environment.imageLinker.link(photoURL, variant: .thumb)
 
@@ -76,7 +76,7 @@ struct ProxyThroughput: AsyncParsableCommand {
             url: "http://127.0.0.1:\(port)/api/health", threads: threads, connections: connections,
             seconds: seconds, while: nil)
         nginx.stop()
-        appTask.cancel()
+        try await running.stop()
         await origin.stop()
 
         let ratio = ours.requestsPerSecond / reference.requestsPerSecond
@@ -266,18 +266,12 @@ enum Memory {
     }
 }
 
-/// A loopback port nobody listens on now.
-/// A plain table: the first column left-aligned, the others right-aligned.
+/// A plain table: the first column left-aligned, the others right-aligned, each as wide as its widest cell.
 func printRows(header: [String], rows: [[String]]) {
     let all = [header] + rows
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-    func line(_ cells: [String]) -> String {
-        cells.enumerated().map { index, cell in
-            let pad = String(repeating: " ", count: widths[index] - cell.count)
-            return index == 0 ? cell + pad : pad + cell
-        }.joined(separator: "   ")
-    }
-    print(line(header))
-    print(String(repeating: "-", count: line(header).count))
-    for row in rows { print(line(row)) }
+    let table = TextTable(widths.enumerated().map { index, width in index == 0 ? .left(width) : .right(width) })
+    print(table.row(header))
+    print(String(repeating: "-", count: table.row(header).count))
+    for row in rows { print(table.row(row)) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CVips
 import Foundation
+import TesseraCore
 import TesseraImaging
 
 /// 400 px thumbnails of a folder of JPEGs: Tessera against `vipsthumbnail` and ImageMagick, same run.
@@ -104,18 +105,18 @@ struct ThumbnailBench: AsyncParsableCommand {
         let (sequential, vips, magick) = (best[0], best[2], best[3])
 
         say("")
-        say(
-            pad("what", 52) + pad("total s", 10, left: true) + pad("ms/image", 11, left: true)
-                + pad("× vips", 9, left: true))
+        let table = TextTable([.left(52), .right(8), .right(9), .right(7)])
+        say(table.row(["what", "total s", "ms/image", "× vips"]))
         say(String(repeating: "-", count: 82))
         for (name, elapsed) in rows {
             say(
-                pad(name, 52) + pad(seconds(elapsed), 10, left: true)
-                    + pad(String(format: "%.1f", milliseconds(elapsed) / Double(paths.count)), 11, left: true)
-                    + pad(String(format: "%.2f", milliseconds(elapsed) / milliseconds(vips)), 9, left: true))
+                table.row([
+                    name, seconds(elapsed), String(format: "%.1f", elapsed.milliseconds / Double(paths.count)),
+                    String(format: "%.2f", elapsed.milliseconds / vips.milliseconds),
+                ]))
         }
-        let oursRatio = milliseconds(sequential) / milliseconds(vips)
-        let magickRatio = milliseconds(magick) / milliseconds(sequential)
+        let oursRatio = sequential.milliseconds / vips.milliseconds
+        let magickRatio = magick.milliseconds / sequential.milliseconds
         say("")
         say(
             "goal: ours (one at a time) ≤ 1.2× vipsthumbnail → \(oursRatio <= 1.2 ? "met" : "NOT met") "
@@ -230,16 +231,6 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-    let padding = String(repeating: " ", count: max(0, width - text.count))
-    return left ? padding + text : text + padding
-}
-
-private func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-}
-
 private func seconds(_ duration: Duration) -> String {
-    String(format: "%.2f", milliseconds(duration) / 1000)
+    String(format: "%.2f", duration.seconds)
 }

@@ -3,7 +3,6 @@ import GRDB
 import Logging
 import Synchronization
 import TesseraCore
-import TesseraSources
 
 /// Sources' answers kept in SQLite until their terms let them go (Pixabay: 24 hours).
 ///

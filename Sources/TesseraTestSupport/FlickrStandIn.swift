@@ -37,7 +37,7 @@ public struct FlickrStandIn: StandInProvider {
         }
     }
 
-    /// Flickr does not document how it throttles (providers.md: UNCONFIRMED). This is the plain HTTP form
+    /// Flickr does not document how it throttles (docs/sources.md: unconfirmed). This is the plain HTTP form
     /// every client has to handle anyway.
     private func rateLimited(_ retryAfter: Int?) -> Response {
         StandInResponse.raw(

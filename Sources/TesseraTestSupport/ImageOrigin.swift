@@ -64,7 +64,7 @@ public final class ImageOrigin: Sendable {
     }
 
     public let port: Int
-    private let task: Task<Void, any Error>
+    private let service: BackgroundService
     private let stopping: StopFlag
     private let routes: Routes
 
@@ -75,13 +75,13 @@ public final class ImageOrigin: Sendable {
         let router = Router()
         router.get("**") { request, _ in await routes.respond(to: request, stopping: stopping) }
         router.get("/") { request, _ in await routes.respond(to: request, stopping: stopping) }
-        let (port, task) = try await startLoopbackServer(router, name: "image-origin")
-        return ImageOrigin(port: port, task: task, stopping: stopping, routes: routes)
+        let (port, service) = try await startLoopbackServer(router, name: "image-origin")
+        return ImageOrigin(port: port, service: service, stopping: stopping, routes: routes)
     }
 
-    private init(port: Int, task: Task<Void, any Error>, stopping: StopFlag, routes: Routes) {
+    private init(port: Int, service: BackgroundService, stopping: StopFlag, routes: Routes) {
         self.port = port
-        self.task = task
+        self.service = service
         self.stopping = stopping
         self.routes = routes
     }
@@ -156,8 +156,8 @@ public final class ImageOrigin: Sendable {
     /// Stops the server; stalls are cut short first so shutdown does not wait for them.
     public func stop() async {
         stopping.set()
-        task.cancel()
-        _ = await task.result
+        // A stand-in that fails to shut down has nothing left to report: the test is over.
+        try? await service.stop()
     }
 }
 
@@ -198,7 +198,7 @@ private final class Routes: Sendable {
                 status: .notFound, headers: [.contentType: "text/plain"],
                 body: .init(byteBuffer: ByteBuffer(string: "no answer set for \(path)")))
         }
-        if answer.delay > .zero { await Self.sleep(answer.delay, unless: stopping) }
+        if answer.delay > .zero { await stopping.wait(until: .now + answer.delay) }
         var fields = HTTPFields()
         for (name, value) in answer.headers {
             if let name = HTTPField.Name(name) { fields[name] = value }
@@ -225,18 +225,10 @@ private final class Routes: Sendable {
                 }
                 if let stallAt = answer.stallAfterBytes, !stalled, sent >= stallAt {
                     stalled = true
-                    await sleep(answer.stallDuration, unless: stopping)
+                    await stopping.wait(until: .now + answer.stallDuration)
                 }
             }
             try await writer.finish(nil)
-        }
-    }
-
-    /// Waits `duration`, or until the origin stops.
-    private static func sleep(_ duration: Duration, unless stopping: StopFlag) async {
-        let deadline = ContinuousClock.now + duration
-        while ContinuousClock.now < deadline, !stopping.isSet {
-            try? await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
         }
     }
 

@@ -2,10 +2,10 @@ import Hummingbird
 import Logging
 
 /// Runs `router` on 127.0.0.1 at a free port and returns once it accepts connections: how every
-/// stand-in in this module starts. Cancel the returned task to stop the server.
+/// stand-in in this module starts. Stop the returned service to stop the server.
 func startLoopbackServer(
     _ router: Router<BasicRequestContext>, name: String
-) async throws -> (port: Int, task: Task<Void, any Error>) {
+) async throws -> (port: Int, service: BackgroundService) {
     let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: name)
     logger.logLevel = .critical
@@ -17,12 +17,12 @@ func startLoopbackServer(
             portContinuation.finish()
         },
         logger: logger)
-    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+    let service = BackgroundService(app, logger: logger)
     var port = 0
     for await value in portStream { port = value }
     guard port > 0 else {
-        task.cancel()
+        try? await service.stop()
         throw StandInError.didNotStart
     }
-    return (port, task)
+    return (port, service)
 }

@@ -41,7 +41,7 @@ enum StandInResponse {
         let arrived = ContinuousClock.now
         let (behavior, delay) = state.receive(request, searchTerm: term)
         if behavior == .stall {
-            await state.waitUntilStopped(atMost: .seconds(120))
+            await state.wait(until: .now + .seconds(120))
             return raw("stalled", status: .serviceUnavailable, contentType: "text/plain")
         }
         let response: Response
@@ -51,7 +51,7 @@ enum StandInResponse {
         case .serverError: response = raw(serverErrorPage, status: .internalServerError, contentType: "text/html")
         default: response = failure(behavior)
         }
-        if delay > .zero { try? await Task.sleep(until: arrived + delay) }
+        if delay > .zero { await state.wait(until: arrived + delay) }
         return response
     }
 

@@ -7,7 +7,7 @@ import Synchronization
 public final class StandInServer: Sendable {
     public let port: Int
     public let providers: [any StandInProvider]
-    private let task: Task<Void, any Error>
+    private let service: BackgroundService
     private let stopping: StopFlag
     private let imageHits: ImageHits
 
@@ -37,23 +37,23 @@ public final class StandInServer: Sendable {
         ] {
             router.get(RouterPath(path)) { request, _ in
                 images.add(request.uri.path)
-                if images.delay > .zero { try await Task.sleep(for: images.delay) }
+                if images.delay > .zero { await stopping.wait(until: .now + images.delay) }
                 return Response(
                     status: .ok, headers: [.contentType: "image/jpeg"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: StandInImage.jpeg)))
             }
         }
-        let (port, task) = try await startLoopbackServer(router, name: "standin")
-        return StandInServer(port: port, providers: providers, task: task, stopping: stopping, images: images)
+        let (port, service) = try await startLoopbackServer(router, name: "standin")
+        return StandInServer(port: port, providers: providers, service: service, stopping: stopping, images: images)
     }
 
     private init(
-        port: Int, providers: [any StandInProvider], task: Task<Void, any Error>, stopping: StopFlag, images: ImageHits
+        port: Int, providers: [any StandInProvider], service: BackgroundService, stopping: StopFlag, images: ImageHits
     ) {
         self.imageHits = images
         self.port = port
         self.providers = providers
-        self.task = task
+        self.service = service
         self.stopping = stopping
     }
 
@@ -71,8 +71,8 @@ public final class StandInServer: Sendable {
     /// Stops the server; stalled requests are released first so shutdown does not wait for them.
     public func stop() async {
         stopping.set()
-        task.cancel()
-        _ = await task.result
+        // A stand-in that fails to shut down has nothing left to report: the test is over.
+        try? await service.stop()
     }
 }
 
@@ -80,11 +80,19 @@ public enum StandInError: Error {
     case didNotStart
 }
 
-/// Set once the server is stopping, so stalled handlers return.
+/// Set once the server is stopping, so stalled and delayed handlers return.
 final class StopFlag: Sendable {
     private let value = Mutex(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
+
+    /// Waits until `deadline`, or less once the flag is set: a graceful shutdown waits for the answers in
+    /// flight, so none of them may wait longer than the server runs.
+    func wait(until deadline: ContinuousClock.Instant) async {
+        while ContinuousClock.now < deadline, !isSet {
+            try? await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
+        }
+    }
 }
 
 /// A provider stand-in: its routes under a prefix, and the variables that point Tessera at it.

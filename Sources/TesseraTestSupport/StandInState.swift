@@ -112,11 +112,12 @@ public final class StandInState: Sendable {
         }
     }
 
-    /// A stall: waits `duration`, or until the server stops, so shutdown never waits for a stalled answer.
-    func waitUntilStopped(atMost duration: Duration) async {
-        let deadline = ContinuousClock.now + duration
-        while ContinuousClock.now < deadline, stopFlag?.isSet != true {
-            try? await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
+    /// Waits until `deadline`, or less once the server stops, so shutdown never waits for a stalled answer.
+    func wait(until deadline: ContinuousClock.Instant) async {
+        if let stopFlag {
+            await stopFlag.wait(until: deadline)
+        } else {
+            try? await Task.sleep(until: deadline)
         }
     }
 

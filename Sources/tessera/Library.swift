@@ -73,9 +73,7 @@ struct LibraryIndex: AsyncParsableCommand {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) + Double(attoseconds) / 1e18
-        return String(format: total < 10 ? "%.2f s" : "%.0f s", total)
+        String(format: duration.seconds < 10 ? "%.2f s" : "%.0f s", duration.seconds)
     }
 }
 
@@ -112,17 +110,14 @@ struct LibrarySearch: AsyncParsableCommand {
         } catch {
             throw Exit.failure(error.message)
         }
-        let source = LocalSource(store: store, roots: roots)
-        let section: SectionResult
-        do {
-            let result = try await source.search(request.query, in: .local, page: request.page)
-            section = SectionResult(id: .local, items: result.items, total: result.total, hasMore: result.hasMore)
-        } catch let error as SourceError {
+        // The same search the server runs, over the `local` source alone.
+        let search = SearchService(
+            sources: [LocalSource(store: store, roots: roots)], timeout: configuration.sourceTimeout)
+        let response = await search.search(request)
+        if let error = response.sections.first?.error {
             throw Exit.failure(
                 roots.isEmpty ? "nothing is indexed yet; run tessera library index DIR first." : error.message)
         }
-        let response = SearchResponse(
-            query: request.query, scope: SectionID.local.rawValue, page: request.page, sections: [section])
         if json {
             Terminal.out(String(decoding: JSONBody.encode(response), as: UTF8.self) + "\n")
         } else {

@@ -33,26 +33,14 @@ enum SearchTable {
         return "\(section.title) · \(total) · page \(page)\n\(underline)"
     }
 
+    /// Number, title, creator, pixel size, id.
+    private static let rows = TextTable([.right(4), .left(44), .left(20), .left(13), .left(nil)], indent: "  ")
+
     private static func row(number: Int, _ item: Item) -> String {
         let size = item.full.flatMap { ref in Format.dimensions(ref.width, ref.height) } ?? ""
-        let columns = [
-            pad(String(number), 4, right: true),
-            pad(clip(item.title, 44), 44),
-            pad(clip(item.creator?.name ?? "", 20), 20),
-            pad(size, 13),
+        return rows.row([
+            String(number), TextTable.clip(item.title, 44), TextTable.clip(item.creator?.name ?? "", 20), size,
             item.id.description,
-        ]
-        return "  " + columns.joined(separator: "  ")
-    }
-
-    /// Cuts to `width` characters with an ellipsis; control characters from sources become spaces.
-    private static func clip(_ text: String, _ width: Int) -> String {
-        let clean = String(text.map { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true ? " " : $0 })
-        return clean.count <= width ? clean : String(clean.prefix(width - 1)) + "…"
-    }
-
-    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
+        ])
     }
 }

@@ -5,7 +5,7 @@ import TesseraGalleries
 import TesseraTestSupport
 import Testing
 
-/// PRODUCT.md §6: an acknowledged write survives `kill -9`. `tessera serve` runs as a process, is killed
+/// An acknowledged write survives `kill -9` (docs/galleries.md). `tessera serve` runs as a process, is killed
 /// with SIGKILL right after its last answer, and started again on the same data folder.
 extension GalleryCommandTests {
     @Test func acknowledgedGalleryChangesSurviveSIGKILL() async throws {

@@ -1,4 +1,4 @@
-/// One search result, whatever service it came from. This is the API's `Item` (PRODUCT §4).
+/// One search result, whatever service it came from. This is the API's `Item` (docs/openapi.yaml).
 ///
 /// Sources fill image URLs with the service's own addresses; the server rewrites them to signed
 /// `/img/...` URLs (see `ImageLinking`) before anything leaves the process.

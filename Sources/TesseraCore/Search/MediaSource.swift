@@ -36,7 +36,8 @@ public struct SourcePage: Sendable, Hashable {
         self.hasMore = hasMore
     }
 
-    public static let empty = SourcePage(items: [], total: 0, hasMore: false)
+    /// No items and no total: a page past what the service pages through, or its "nothing here" answer.
+    public static let empty = SourcePage(items: [], total: nil, hasMore: false)
 }
 
 /// How `/api/sources` describes a source.

@@ -121,13 +121,6 @@ public struct SearchService: Sendable {
     }
 }
 
-extension Duration {
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
-
 /// Items from recent searches, so opening one does not ask its source again. Bounded, oldest out first.
 actor RecentItems {
     private var items: [ItemID: Item] = [:]

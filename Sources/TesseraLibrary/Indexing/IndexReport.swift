@@ -169,10 +169,3 @@ public struct IndexSummary: Sendable, Hashable {
         return seconds > 0 ? Double(filesRead) / seconds : 0
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

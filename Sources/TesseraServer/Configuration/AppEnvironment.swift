@@ -22,8 +22,7 @@ public struct AppEnvironment: Sendable {
     public let imageProxy: ImageProxy
     public let imageFetcher: ImageFetcher
     public let imageMemoryCache: MemoryImageCache
-    /// The photo index behind the `local` source, and the indexer `tessera serve` runs over its folders.
-    public let library: LibraryStore
+    /// The indexer `tessera serve` runs over the library folders (the index behind the `local` source).
     public let libraryIndexer: LibraryIndexer
     public let responseCache: ResponseCacheStore
     public let webAssets: WebAssets
@@ -95,7 +94,7 @@ public struct AppEnvironment: Sendable {
             configuration: configuration, httpClient: httpClient, database: database,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
-            library: library, libraryIndexer: LibraryIndexer(store: library, processor: processor),
+            libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
             galleryEvents: galleryEvents, logger: logger)
     }

@@ -69,8 +69,7 @@ struct SearchController<Context: RequestContext> {
 
     /// Milliseconds with two decimals, as `Server-Timing` writes them.
     static func milliseconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return String((value * 100).rounded() / 100)
+        String((duration.milliseconds * 100).rounded() / 100)
     }
 
     /// The last event: what was searched and how many sections were sent.

@@ -12,6 +12,15 @@ public struct SourceSettings: Sendable, Hashable {
     public var wikimediaBase: URL
     public var itunesBase: URL
 
+    /// Each service's own address, written only here; `TESSERA_<SOURCE>_URL` replaces it (docs/sources.md).
+    public static let defaultBases: [SourceID: URL] = [
+        .pixabay: URL(string: "https://pixabay.com/api/")!,
+        .flickr: URL(string: "https://api.flickr.com/services/rest/")!,
+        .openverse: URL(string: "https://api.openverse.org/v1/")!,
+        .wikimedia: URL(string: "https://commons.wikimedia.org/w/api.php")!,
+        .itunes: URL(string: "https://itunes.apple.com/")!,
+    ]
+
     /// The variable that overrides each source's base URL.
     public static func urlVariable(_ source: SourceID) -> String {
         "TESSERA_\(source.rawValue.uppercased())_URL"
@@ -19,10 +28,10 @@ public struct SourceSettings: Sendable, Hashable {
 
     /// Reads overrides and keys from `environment`; a malformed override is an error, not a silent default.
     public init(environment: [String: String]) throws(SourceSettingsError) {
-        func base(_ source: SourceID, _ fallback: String) throws(SourceSettingsError) -> URL {
+        func base(_ source: SourceID) throws(SourceSettingsError) -> URL {
             let variable = Self.urlVariable(source)
             guard let raw = environment[variable]?.trimmingWhitespace, !raw.isEmpty else {
-                return URL(string: fallback)!
+                return Self.defaultBases[source]!
             }
             guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(),
                 ["http", "https"].contains(scheme),
@@ -30,24 +39,19 @@ public struct SourceSettings: Sendable, Hashable {
             else { throw .invalidURL(variable: variable, value: raw) }
             return url
         }
-        pixabayBase = try base(.pixabay, "https://pixabay.com/api/")
-        flickrBase = try base(.flickr, "https://api.flickr.com/services/rest/")
-        openverseBase = try base(.openverse, "https://api.openverse.org/v1/")
-        wikimediaBase = try base(.wikimedia, "https://commons.wikimedia.org/w/api.php")
-        itunesBase = try base(.itunes, "https://itunes.apple.com/")
+        pixabayBase = try base(.pixabay)
+        flickrBase = try base(.flickr)
+        openverseBase = try base(.openverse)
+        wikimediaBase = try base(.wikimedia)
+        itunesBase = try base(.itunes)
         pixabayKey = environment["PIXABAY_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         flickrKey = environment["FLICKR_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The base URLs an override set. The image fetcher trusts their origins even on a private network.
     public var overriddenBases: [URL] {
-        let defaults = Set([
-            "https://pixabay.com/api/", "https://api.flickr.com/services/rest/", "https://api.openverse.org/v1/",
-            "https://commons.wikimedia.org/w/api.php", "https://itunes.apple.com/",
-        ])
-        return [pixabayBase, flickrBase, openverseBase, wikimediaBase, itunesBase].filter {
-            !defaults.contains($0.absoluteString)
-        }
+        let defaults = Set(Self.defaultBases.values)
+        return [pixabayBase, flickrBase, openverseBase, wikimediaBase, itunesBase].filter { !defaults.contains($0) }
     }
 }
 

@@ -6,7 +6,6 @@ import TesseraCore
 /// Flickr answers its errors with HTTP 200 and `{"stat":"fail","code":N,"message":…}`, so every answer is
 /// checked for `stat` before it is read. A query reaches at most 4,000 results; safe search is always on.
 public struct FlickrClient: MediaSource {
-    public static let defaultBase = URL(string: "https://api.flickr.com/services/rest/")!
     public static let keyVariable = "FLICKR_API_KEY"
     /// "Flickr will return at most the first 4,000 results for any given search query."
     static let resultCap = 4_000
@@ -14,7 +13,7 @@ public struct FlickrClient: MediaSource {
     /// and repeated searches off the key's 3,600-calls-an-hour budget, while photos their owners edit,
     /// delete or make private on Flickr stop showing here the same hour.
     static let cacheTTL: Duration = .seconds(60 * 60)
-    /// Everything Tessera shows, so one search call gives the whole item (providers.md lists the keys).
+    /// Everything Tessera shows, so one search call gives the whole item (docs/sources.md lists the keys).
     static let extras = [
         "description", "license", "date_upload", "date_taken", "owner_name", "icon_server", "original_format",
         "tags", "o_dims", "views", "media", "path_alias", "url_sq", "url_t", "url_s", "url_q", "url_m", "url_n",
@@ -28,7 +27,7 @@ public struct FlickrClient: MediaSource {
     let apiKey: APIKey
     let http: SourceHTTP
 
-    public init(endpoint: Endpoint = Endpoint(base: defaultBase), apiKey: String?, http: SourceHTTP) {
+    public init(endpoint: Endpoint, apiKey: String?, http: SourceHTTP) {
         self.endpoint = endpoint
         self.apiKey = APIKey(apiKey, variable: Self.keyVariable)
         self.http = http
@@ -40,7 +39,7 @@ public struct FlickrClient: MediaSource {
         let key = try apiKey.required(by: id)
         let pageSize = SearchRequest.pageSize
         // Past the 4,000-result cap Flickr answers error 20 or repeats results: there is nothing to ask for.
-        guard (page - 1) * pageSize < Self.resultCap else { return SourcePage(items: [], total: nil, hasMore: false) }
+        guard (page - 1) * pageSize < Self.resultCap else { return .empty }
         let url = endpoint.url(query: [
             ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
             ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
@@ -76,7 +75,7 @@ public struct FlickrClient: MediaSource {
     static func searchPage(_ response: SourceHTTP.Response, page: Int) throws(SourceError) -> SourcePage {
         let response = try unwrapped(response) { code in
             // Error 20 is the end of what Flickr will page through, not a failure.
-            code == 20 ? SourcePage(items: [], total: nil, hasMore: false) : nil
+            code == 20 ? SourcePage.empty : nil
         }
         switch response {
         case .answered(let page): return page
@@ -130,7 +129,7 @@ public struct FlickrClient: MediaSource {
         return .body(plain)
     }
 
-    /// Flickr's error codes (providers.md): 100 is a bad or missing key, 10 and 105 are Flickr being down,
+    /// Flickr's error codes (docs/sources.md): 100 is a bad or missing key, 10 and 105 are Flickr being down,
     /// the rest say the request itself was refused.
     static func failure(code: Int, message: String) -> SourceError {
         let detail = message.isEmpty ? "Flickr error \(code)" : message
@@ -193,7 +192,7 @@ extension FlickrClient {
         }
     }
 
-    /// `flickr.photos.licenses.getInfo`, as listed in providers.md.
+    /// `flickr.photos.licenses.getInfo`, as listed in docs/sources.md.
     static func license(_ id: String) -> License? {
         Int(id.trimmingWhitespace).flatMap { licenses[$0] }
     }

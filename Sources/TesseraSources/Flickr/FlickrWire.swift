@@ -1,6 +1,6 @@
 import Foundation
 
-/// Flickr's REST answers in JSON (providers.md §2). Flickr sends the same number as a string in one
+/// Flickr's REST answers in JSON (docs/sources.md, "Flickr"). Flickr sends the same number as a string in one
 /// response and an int in the next (`total`, sizes, `views`, `license`), adds keys over time and omits
 /// every extra it has no value for, so everything but a photo's `id` is optional and read leniently.
 enum FlickrWire {

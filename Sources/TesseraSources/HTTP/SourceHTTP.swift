@@ -83,14 +83,14 @@ public struct SourceHTTP: Sendable {
         for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
         let started = ContinuousClock.now
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(requestTimeout.nanoseconds))
+            let response = try await client.execute(request, timeout: TimeAmount(requestTimeout))
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
             SourceTiming.recorder?.add(ContinuousClock.now - started)
             logger.debug(
                 "fetched",
                 metadata: [
                     "source": "\(source.rawValue)", "url": "\(key)", "status": "\(response.status.code)",
-                    "ms": "\((ContinuousClock.now - started).milliseconds)",
+                    "ms": "\(Int((ContinuousClock.now - started).milliseconds.rounded()))",
                 ])
             return Response(
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
@@ -179,13 +179,4 @@ extension SourceHTTP.Response {
             return String(describing: error)
         }
     }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-
-    var milliseconds: Int64 { nanoseconds / 1_000_000 }
 }

@@ -7,7 +7,6 @@ import TesseraCore
 ///
 /// The API has no paging: a page is the slice of a longer answer (`limit = page × 20`, at most 200).
 public struct ITunesClient: MediaSource {
-    public static let defaultBase = URL(string: "https://itunes.apple.com/")!
     /// The largest `limit` Apple accepts; past it there is nothing more to ask for.
     static let resultCap = 200
     /// One hour: Apple allows about 20 calls a minute and asks sites with much traffic to cache
@@ -26,7 +25,7 @@ public struct ITunesClient: MediaSource {
     let http: SourceHTTP
     let country: String
 
-    public init(endpoint: Endpoint = Endpoint(base: defaultBase), http: SourceHTTP, country: String = "US") {
+    public init(endpoint: Endpoint, http: SourceHTTP, country: String = "US") {
         self.endpoint = endpoint
         self.http = http
         self.country = country
@@ -51,7 +50,7 @@ public struct ITunesClient: MediaSource {
         guard page >= 1 else { throw SourceError.rejected(id, detail: "page \(page) is not a page number.") }
         let pageSize = SearchRequest.pageSize
         let limit = page * pageSize
-        guard limit <= Self.resultCap else { return SourcePage(items: [], total: nil, hasMore: false) }
+        guard limit <= Self.resultCap else { return .empty }
         let url = endpoint.url(
             "search",
             query: [

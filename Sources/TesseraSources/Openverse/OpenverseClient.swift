@@ -6,7 +6,6 @@ import TesseraCore
 /// Anonymous callers get at most 20 results a page and 20 pages a query; a larger `page_size`
 /// answers 401 and a later page 400, so neither is ever asked for.
 public struct OpenverseClient: MediaSource {
-    public static let defaultBase = URL(string: "https://api.openverse.org/v1/")!
     /// `MAX_PAGINATION_DEPTH` for anonymous callers.
     static let maxPage = 20
     /// Anonymous callers may make only a few requests an hour and about a hundred a day
@@ -20,7 +19,7 @@ public struct OpenverseClient: MediaSource {
     let endpoint: Endpoint
     let http: SourceHTTP
 
-    public init(endpoint: Endpoint = Endpoint(base: defaultBase), http: SourceHTTP) {
+    public init(endpoint: Endpoint, http: SourceHTTP) {
         self.endpoint = endpoint
         self.http = http
     }
@@ -28,7 +27,7 @@ public struct OpenverseClient: MediaSource {
     public var availability: SourceAvailability { .enabled }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
-        guard page <= Self.maxPage else { return SourcePage(items: [], total: nil, hasMore: false) }
+        guard page <= Self.maxPage else { return .empty }
         let url = endpoint.url(
             "images/",
             query: [
@@ -39,7 +38,7 @@ public struct OpenverseClient: MediaSource {
             if let failure = Self.failure(response) {
                 // Past the last page Openverse refuses the `page`: that is the end of the results.
                 if response.status == 400, Self.errorBody(response)?.detail?.fieldNames == ["page"] {
-                    return SourcePage(items: [], total: nil, hasMore: false)
+                    return .empty
                 }
                 throw failure
             }

@@ -6,7 +6,6 @@ import TesseraCore
 /// Terms: answers must be cached for 24 hours, a query reaches at most 500 results, and images
 /// must not be hotlinked (the server proxies them).
 public struct PixabayClient: MediaSource {
-    public static let defaultBase = URL(string: "https://pixabay.com/api/")!
     public static let keyVariable = "PIXABAY_API_KEY"
     /// Pixabay never returns more than this many hits for one query.
     static let resultCap = 500
@@ -19,7 +18,7 @@ public struct PixabayClient: MediaSource {
     let apiKey: APIKey
     let http: SourceHTTP
 
-    public init(endpoint: Endpoint = Endpoint(base: defaultBase), apiKey: String?, http: SourceHTTP) {
+    public init(endpoint: Endpoint, apiKey: String?, http: SourceHTTP) {
         self.endpoint = endpoint
         self.apiKey = APIKey(apiKey, variable: Self.keyVariable)
         self.http = http
@@ -30,7 +29,7 @@ public struct PixabayClient: MediaSource {
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
         let pageSize = SearchRequest.pageSize
         // Past the 500-result cap Pixabay answers 400; there is nothing to ask for.
-        guard (page - 1) * pageSize < Self.resultCap else { return SourcePage(items: [], total: nil, hasMore: false) }
+        guard (page - 1) * pageSize < Self.resultCap else { return .empty }
         let url = endpoint.url(query: [
             ("key", try apiKey.required(by: id)), ("q", query), ("lang", "en"), ("image_type", "all"),
             ("safesearch", "true"),
@@ -41,7 +40,7 @@ public struct PixabayClient: MediaSource {
             if let failure = failure(response) {
                 // A page past `totalHits` but inside the cap can also be refused: it is the end, not an error.
                 if case .rejected(_, let detail) = failure, detail.contains("out of valid range") {
-                    return SourcePage(items: [], total: nil, hasMore: false)
+                    return .empty
                 }
                 throw failure
             }

@@ -4,7 +4,6 @@ import TesseraCore
 /// Wikimedia Commons files through the MediaWiki Action API: the search generator over the File
 /// namespace, with `prop=imageinfo` for URLs, sizes and the licence fields of `extmetadata`.
 public struct WikimediaClient: MediaSource {
-    public static let defaultBase = URL(string: "https://commons.wikimedia.org/w/api.php")!
     /// CirrusSearch answers nothing past this many results (`offset + limit`), so neither do we.
     static let searchWindow = 10_000
     /// Descriptions and licences are edited on the wiki; an hour keeps repeat searches off the API
@@ -22,7 +21,7 @@ public struct WikimediaClient: MediaSource {
     let endpoint: Endpoint
     let http: SourceHTTP
 
-    public init(endpoint: Endpoint = Endpoint(base: defaultBase), http: SourceHTTP) {
+    public init(endpoint: Endpoint, http: SourceHTTP) {
         self.endpoint = endpoint
         self.http = http
     }
@@ -33,7 +32,7 @@ public struct WikimediaClient: MediaSource {
         let pageSize = SearchRequest.pageSize
         let offset = (page - 1) * pageSize
         guard offset >= 0, offset + pageSize <= Self.searchWindow else {
-            return SourcePage(items: [], total: nil, hasMore: false)
+            return .empty
         }
         let url = endpoint.url(query: [
             ("action", "query"), ("format", "json"), ("formatversion", "2"), ("generator", "search"),
@@ -221,6 +220,13 @@ extension WikimediaClient {
         return absolute(PlainText.fromHTML(String(html[valueStart..<end])), page: page)
     }
 
+    /// Where Commons' root-relative links point when the file page's own address is unknown: the wiki the
+    /// default API belongs to.
+    static let commonsOrigin: String = {
+        let api = SourceSettings.defaultBases[.wikimedia]!
+        return "\(api.scheme!)://\(api.host!)"
+    }()
+
     static func absolute(_ link: String, page: String?) -> String? {
         let link = link.trimmingWhitespace
         if link.hasPrefix("//") { return "https:" + link }
@@ -228,7 +234,7 @@ extension WikimediaClient {
             let origin = page.flatMap(URL.init(string:)).flatMap { url in
                 url.host.map { "\(url.scheme ?? "https")://\($0)" }
             }
-            return (origin ?? "https://commons.wikimedia.org") + link
+            return (origin ?? commonsOrigin) + link
         }
         let scheme = link.prefix { $0 != ":" }.lowercased()
         return scheme == "http" || scheme == "https" ? link : nil

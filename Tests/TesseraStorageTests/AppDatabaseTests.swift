@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import TesseraStorage
+
+@Suite("App database: migrations and reopening")
+struct AppDatabaseTests {
+    /// The migrations that have shipped, in order. New ones go after these; these never change.
+    private static let shipped = ["v1-response-cache", "v2-library", "v3-galleries"]
+
+    private func withFolder(_ body: (URL) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-db-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(folder)
+    }
+
+    @Test func aNewDatabaseGetsEveryMigrationInOrder() throws {
+        let database = try AppDatabase.inMemory()
+        try database.writer.read { db throws in
+            let applied = try AppDatabase.migrator.appliedMigrations(db)
+            #expect(applied == AppDatabase.migrator.migrations)
+            #expect(Array(applied.prefix(Self.shipped.count)) == Self.shipped)
+            #expect(try AppDatabase.migrator.hasCompletedMigrations(db))
+            for table in ["responseCache", "libraryPhoto", "libraryPhotoSearch", "gallery", "galleryItem"] {
+                #expect(try db.tableExists(table), "\(table)")
+            }
+        }
+    }
+
+    @Test func openingCreatesTheFolderAndOneFileInWALMode() throws {
+        try withFolder { folder in
+            let database = try AppDatabase.open(inDirectory: folder.appendingPathComponent("nested"))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("nested/tessera.sqlite").path))
+            let (journal, synchronous) = try database.writer.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(journal == "wal")
+            // 1 is NORMAL: a commit is in the WAL when it returns, without an fsync per commit.
+            #expect(synchronous == 1)
+        }
+    }
+
+    @Test func reopeningKeepsTheRowsAndRunsNoMigrationAgain() throws {
+        try withFolder { folder in
+            // Given a database that has been used and closed.
+            do {
+                let database = try AppDatabase.open(inDirectory: folder)
+                try database.writer.write { db in
+                    try db.execute(
+                        sql:
+                            "INSERT INTO responseCache (key, source, body, storedAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                        arguments: ["k", "pixabay", Data("kept".utf8), 1.0, 2.0])
+                }
+            }
+            // When it is opened again, the migrator finds nothing to do and the row is still there.
+            let reopened = try AppDatabase.open(inDirectory: folder)
+            try reopened.writer.read { db throws in
+                #expect(try AppDatabase.migrator.appliedMigrations(db) == AppDatabase.migrator.migrations)
+                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == Self.migrationCount)
+                #expect(
+                    try Data.fetchOne(db, sql: "SELECT body FROM responseCache WHERE key = 'k'") == Data("kept".utf8))
+            }
+        }
+    }
+
+    @Test func anOlderDatabaseIsBroughtUpToDateKeepingItsRows() throws {
+        // Given a database as the first release left it: only the response cache.
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v1-response-cache")
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO responseCache (key, source, body, storedAt, expiresAt) VALUES ('old', 'flickr', x'00', 1, 2)"
+            )
+        }
+        // When the app opens it, the later migrations run and the old rows stay.
+        let database = try AppDatabase(queue)
+        try database.writer.read { db throws in
+            #expect(try AppDatabase.migrator.hasCompletedMigrations(db))
+            #expect(try db.tableExists("galleryItem"))
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM responseCache") == 1)
+        }
+    }
+
+    private static var migrationCount: Int { AppDatabase.migrator.migrations.count }
+}
