@@ -16,7 +16,7 @@ enum GalleryTable {
         var lines = [row("NAME", "ITEMS", deleted ? "DELETED" : "UPDATED", "ID")]
         for (gallery, name) in zip(galleries, names) {
             let when = deleted ? gallery.deletedAt ?? gallery.updatedAt : gallery.updatedAt
-            lines.append(row(name, String(gallery.itemCount), time(when), gallery.id))
+            lines.append(row(name, String(gallery.itemCount), time(when), gallery.id.rawValue))
         }
         return lines.joined(separator: "\n") + "\n"
     }
