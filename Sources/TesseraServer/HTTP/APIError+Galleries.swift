@@ -42,19 +42,19 @@ extension APIError {
             case .tooManyPixels:
                 self.init(status: .contentTooLarge, code: "too_many_pixels", message: imaging.description)
             case .failed:
+                // underlying: logged by APIErrorMiddleware
                 self.init(
                     status: .internalServerError, code: "image_failed",
                     message: "The image could not be prepared; the server log says why.")
-            // underlying: logged by APIErrorMiddleware
             }
         case .proxy(let proxy):
             // A search result's image: the proxy's own answer, as `/img` would give it.
             self.init(proxy)
         case .storage:
+            // underlying: logged by APIErrorMiddleware
             self.init(
                 status: .internalServerError, code: "storage_failed",
                 message: "The gallery could not be saved; the server log says why.")
-        // underlying: logged by APIErrorMiddleware
         }
     }
 
