@@ -65,20 +65,16 @@ struct GalleryBench: AsyncParsableCommand {
             rows.append(("add an item, \(clients) client\(clients == 1 ? "" : "s")", times))
         }
 
-        // Moves in a big gallery: filled through the store (the same code the API calls, minus HTTP).
+        // Moves in a big gallery: filled through the service (the same code the API calls, minus HTTP).
         let big = try await Self.createGallery(client, base, "big")
-        let store = environment.galleries.store
-        guard let image = try await store.gallery(filled).items?.first,
-            let copy = try await store.storedImages(of: filled)[image.id]
+        let galleries = environment.galleries
+        guard let filledID = GalleryID(filled), let bigID = GalleryID(big),
+            let image = try await galleries.gallery(filledID).items?.first
         else { throw ValidationError("the adds left no item") }
         for _ in 0..<size {
-            _ = try await store.add(
-                NewGalleryImage(
-                    item: image.item, sourceURL: image.sourceURL, hash: copy.hash, format: copy.format,
-                    size: image.size,
-                    width: image.image.original.width ?? 1, height: image.image.original.height ?? 1), to: big)
+            _ = try await galleries.copy(image.id, of: filledID, to: bigID)
         }
-        let ids = try await store.gallery(big).items?.map(\.id) ?? []
+        let ids = try await galleries.gallery(bigID).items?.map(\.id) ?? []
         for clients in [1, 4] {
             let times = try await Self.concurrently(clients, perClient: moves / clients) { _ in
                 let id = ids.randomElement()!
@@ -126,7 +122,7 @@ struct GalleryBench: AsyncParsableCommand {
 
     static func createGallery(_ client: HTTPClient, _ base: String, _ name: String) async throws -> String {
         let data = try await call(client, "POST", base + "/api/galleries", body: #"{"name": "\#(name)"}"#)
-        return try JSONDecoder().decode(Gallery.self, from: data).id
+        return try JSONDecoder().decode(Gallery.self, from: data).id.rawValue
     }
 
     /// Runs `clients` loops at once, each `perClient` timed calls; returns every call's time.

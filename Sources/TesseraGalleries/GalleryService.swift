@@ -1,26 +1,37 @@
 import Foundation
 import Logging
+import NIOPosix
 import TesseraCore
 import TesseraFetcher
 import TesseraImages
 import TesseraImaging
+import TesseraStorage
 
-/// Galleries with their images: gets an image's bytes (through the image proxy for a search result, the
-/// guarded fetcher for a URL, the request for an upload), checks them, stores the copy, then the row.
+/// The one door to galleries, for the server and the CLI alike: reading, changing and watching them, adding
+/// images (see `+Adding`) and exporting them. The store, the image files and the event fan-out behind it
+/// are this module's own.
 public final class GalleryService: Sendable {
-    public let store: GalleryStore
-    public let files: GalleryImageFiles
-    private let proxy: ImageProxy
-    private let fetcher: ImageFetcher
-    private let processor: ImageProcessor
-    private let linker: any ImageLinking
-    private let logger: Logger
+    let store: GalleryStore
+    let files: GalleryImageFiles
+    let events: GalleryEvents
+    let proxy: ImageProxy
+    let fetcher: ImageFetcher
+    let processor: ImageProcessor
+    let linker: any ImageLinking
+    let logger: Logger
 
+    /// Galleries kept in `database`, their image copies in `files`; images of search results come through
+    /// `proxy`, URL imports through `fetcher`, and every image is checked by `processor`.
     public init(
-        store: GalleryStore, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
+        database: AppDatabase, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
         processor: ImageProcessor, linker: any ImageLinking, logger: Logger
     ) {
-        self.store = store
+        let events = GalleryEvents(revisions: { ids in
+            (try? await GalleryStore.revisions(in: database, of: ids)) ?? [:]
+        })
+        self.events = events
+        self.store = GalleryStore(
+            database: database, linker: linker, onChange: { id, change in events.publish(id, change) })
         self.files = files
         self.proxy = proxy
         self.fetcher = fetcher
@@ -29,80 +40,111 @@ public final class GalleryService: Sendable {
         self.logger = logger
     }
 
-    // MARK: - Adding
+    // MARK: - Reading
 
-    /// Adds a search result. Its image comes through the image proxy from the item's own signed `full` URL
-    /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched.
-    public func add(item: Item, to id: String, at index: Int? = nil, ifRevision: Int? = nil)
-        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
-    {
-        try await ensureWritable(id, index: index, ifRevision: ifRevision)
-        guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
-            throw .invalidItem("This item is too large to keep (title, tags or metadata).")
-        }
-        guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
-            let path = SignedImagePath(url)
-        else { throw .invalidItem("The item has no image address from this server.") }
-        let served: ServedImage
-        do {
-            served = try await proxy.image(
-                variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
-                acceptsWebP: false)
-        } catch {
-            throw GalleryError(status: error.status, code: error.code, message: error.message)
-        }
-        let data = Data(served.body.readableBytesView)
-        let image = try await stored(data, .result(item), sourceURL: item.pageURL)
-        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first.
+    public func list(deleted: Bool = false) async throws(GalleryError) -> [Gallery] {
+        try await store.list(deleted: deleted)
     }
 
-    /// Adds the image at `url`, fetched with the guarded fetcher (private networks refused, size capped
-    /// while streaming, magic numbers checked on the first bytes).
-    public func add(url: String, to id: String, at index: Int? = nil, ifRevision: Int? = nil)
-        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
-    {
-        try await ensureWritable(id, index: index, ifRevision: ifRevision)
-        guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
-        let data: Data
-        do {
-            data = try await fetcher.fetch(
-                url, prefixLength: ImageSniffer.prefixLength, validatePrefix: { ImageSniffer.format(of: $0) != nil }
-            ).data
-        } catch {
-            throw Self.importError(ImageProxyError(error))
+    /// One gallery with its items in order.
+    public func gallery(_ id: GalleryID) async throws(GalleryError) -> Gallery {
+        try await store.gallery(id)
+    }
+
+    /// The gallery `text` names (without its items): an id, else a name, exact but for case. A name matches
+    /// galleries in Recently deleted only when no other gallery has it (a change then says what to do).
+    /// Throws `galleryNotFound(text)` or `ambiguousName(name, candidates:)`.
+    public func find(_ text: String) async throws(GalleryError) -> Gallery {
+        if let id = GalleryID(text) {
+            do throws(GalleryError) {
+                return try await store.gallery(id, items: false)
+            } catch .galleryNotFound {
+                // No gallery has this id: it may still be a name.
+            }
         }
-        let name = URL(string: url).map { ($0.lastPathComponent.removingPercentEncoding ?? $0.lastPathComponent) }
-        let host = URL(string: url)?.host ?? "the web"
-        let origin = Origin.imported(
-            .web, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
-            metadata: [MetadataEntry("Imported from", url)])
-        let image = try await stored(data, origin, sourceURL: url)
-        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        func named(_ galleries: [Gallery]) -> [Gallery] {
+            galleries.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        }
+        var matches = named(try await store.list(deleted: false))
+        if matches.isEmpty { matches = named(try await store.list(deleted: true)) }
+        switch matches.count {
+        case 0: throw .galleryNotFound(text)
+        case 1: return matches[0]
+        default: throw .ambiguousName(name, candidates: matches)
+        }
     }
 
-    /// Adds uploaded bytes (already capped by the caller at the configured size).
-    public func add(upload data: Data, fileName: String?, to id: String, at index: Int? = nil, ifRevision: Int? = nil)
-        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    /// The live events of gallery `id`, from the revision after `lastEventID` (a client reconnecting says
+    /// which it has) or from a snapshot. Throws `galleryNotFound` at once rather than giving an empty stream.
+    public func events(of id: GalleryID, lastEventID: Int?) async throws(GalleryError) -> GalleryEventStream {
+        let known = try await store.gallery(id, items: false).revision
+        // Subscribed before the stream decides on its first snapshot (see `GalleryEventStream`).
+        let messages = events.subscribe(id, knownRevision: known)
+        let store = store
+        return GalleryEventStream(
+            messages: messages, lastEventID: lastEventID,
+            read: { items throws(GalleryError) in try await store.gallery(id, items: items) })
+    }
+
+    // MARK: - Changing galleries
+
+    public func create(name: String) async throws(GalleryError) -> Gallery {
+        try await store.create(name: name)
+    }
+
+    public func rename(_ id: GalleryID, to name: String, ifRevision: Int? = nil) async throws(GalleryError)
+        -> Gallery
     {
-        try await ensureWritable(id, index: index, ifRevision: ifRevision)
-        let origin = Origin.imported(
-            .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
-            metadata: fileName.map { [MetadataEntry("File name", $0)] } ?? [])
-        let image = try await stored(data, origin, sourceURL: nil)
-        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+        try await store.rename(id, to: name, ifRevision: ifRevision)
     }
 
-    // MARK: - Removing
+    /// Moves the gallery to Recently deleted.
+    public func delete(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) -> Gallery {
+        try await store.delete(id, ifRevision: ifRevision)
+    }
+
+    /// Brings a gallery back from Recently deleted.
+    public func restore(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) -> Gallery {
+        try await store.restore(id, ifRevision: ifRevision)
+    }
+
+    /// Deletes the gallery for good, with the image copies no other gallery uses.
+    public func deletePermanently(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) {
+        let unused = try await store.deletePermanently(id, ifRevision: ifRevision)
+        let files = files
+        try? await NIOThreadPool.singleton.runIfActive { files.remove(hashes: unused) }
+    }
+
+    // MARK: - Changing items
 
     /// Removes an item. Its stored copy stays until the next start even when nothing uses it any more, so
     /// an Undo (adding the same item again, from that copy) still works; `collectGarbage` removes it then.
-    public func remove(_ itemID: String, from id: String, ifRevision: Int? = nil) async throws(GalleryError) -> Int {
+    public func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int? = nil)
+        async throws(GalleryError) -> Int
+    {
         try await store.remove(itemID, from: id, ifRevision: ifRevision)
     }
 
-    public func deletePermanently(_ id: String, ifRevision: Int? = nil) async throws(GalleryError) {
-        files.remove(hashes: try await store.deletePermanently(id, ifRevision: ifRevision))
+    /// Moves an item to `index` in the order after the move (past the end: last).
+    public func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int? = nil)
+        async throws(GalleryError) -> (revision: Int, index: Int)
+    {
+        try await store.move(itemID, in: id, to: index, ifRevision: ifRevision)
     }
+
+    /// Adds a copy of item `itemID` of gallery `source` to gallery `id`, sharing its stored image (nothing
+    /// is fetched or checked again).
+    public func copy(
+        _ itemID: GalleryItemID, of source: GalleryID, to id: GalleryID, at index: Int? = nil,
+        ifRevision: Int? = nil
+    ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
+        let image = try await store.image(of: itemID, in: source)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    // MARK: - Upkeep
 
     /// Deletes image files no item names: what a crash between writing a file and its row leaves.
     public func collectGarbage() async {
@@ -114,78 +156,5 @@ public final class GalleryService: Sendable {
         } catch {
             logger.warning("gallery images: could not collect unreferenced files", metadata: ["error": "\(error)"])
         }
-    }
-
-    // MARK: - Steps
-
-    /// Fails early, before any download, for a gallery that does not exist, is deleted, or has moved on.
-    private func ensureWritable(_ id: String, index: Int?, ifRevision: Int?) async throws(GalleryError) {
-        if let index, index < 0 { throw .invalidIndex(index) }
-        let gallery = try await store.gallery(id, items: false)
-        if let ifRevision, ifRevision != gallery.revision {
-            throw .revisionMismatch(expected: ifRevision, current: gallery.revision)
-        }
-        if gallery.deletedAt != nil { throw .galleryDeleted }
-    }
-
-    /// Where an image comes from: a search result, kept as it is, or an import (a URL or an upload), whose
-    /// item is made once its bytes are stored: it is known by their hash and shows its own copy.
-    private enum Origin {
-        case result(Item)
-        case imported(SourceID, title: String, pageURL: String?, metadata: [MetadataEntry])
-    }
-
-    /// Checks the bytes are an image within the pixel cap (header only), then stores the copy.
-    private func stored(_ data: Data, _ origin: Origin, sourceURL: String?) async throws(GalleryError)
-        -> NewGalleryImage
-    {
-        let header: ImageHeader
-        do {
-            header = try processor.header(of: data)
-        } catch {
-            throw Self.importError(ImageProxyError(error))
-        }
-        let hash: String
-        do {
-            hash = try files.store(data)
-        } catch {
-            throw GalleryError(status: 500, code: "storage_failed", message: "The image could not be saved: \(error)")
-        }
-        let item: Item
-        switch origin {
-        case .result(let result):
-            item = result
-        case .imported(let source, let title, let pageURL, var metadata):
-            let copy = StoredImageRefs(hash: hash, width: header.width, height: header.height, linker: linker)
-            metadata.add("Format", header.format.mimeType)
-            metadata.add("Size", "\(header.width) × \(header.height)")
-            item = Item(
-                id: ItemID(source: source, nativeID: String(hash.prefix(16))), kind: .image, title: title,
-                pageURL: pageURL, thumbnail: copy.thumbnail, preview: copy.preview, full: copy.original,
-                metadata: metadata)
-        }
-        return NewGalleryImage(
-            item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
-            width: header.width, height: header.height)
-    }
-
-    /// "sunset_over-the.sea.jpg" → "sunset over the.sea"; nil when nothing readable is left.
-    static func title(fromFileName name: String?) -> String? {
-        guard var name, !name.isEmpty, name != "/" else { return nil }
-        if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
-        let words = name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return words.isEmpty ? nil : String(words.prefix(200))
-    }
-
-    /// An import's failure, in the statuses the galleries API promises: 413 for too big, 415 for not an image.
-    static func importError(_ error: ImageProxyError) -> GalleryError {
-        let status =
-            switch error.code {
-            case "too_large", "too_many_pixels": 413
-            case "not_an_image", "unreadable_image": 415
-            default: error.status
-            }
-        return GalleryError(status: status, code: error.code, message: error.message)
     }
 }

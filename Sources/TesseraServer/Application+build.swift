@@ -48,8 +48,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestCon
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
     GalleriesController(
-        galleries: environment.galleries, events: environment.galleryEvents,
-        maxUploadBytes: environment.configuration.images.maxBytes
+        galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes
     ).addRoutes(to: router)
     WebController(assets: environment.webAssets).addRoutes(to: router)
     return router

@@ -33,7 +33,9 @@ struct ListGalleries: AsyncParsableCommand {
 
     func run() async throws {
         let galleries = try await GalleryCLI.withEnvironment(common) { environment in
-            try await GalleryCLI.list(environment.galleries.store, deleted: deleted)
+            try await GalleryCLI.run { () async throws(GalleryError) in
+                try await environment.galleries.list(deleted: deleted)
+            }
         }
         if json {
             Terminal.out(GalleryCLI.json(galleries))
@@ -58,7 +60,7 @@ struct CreateGallery: AsyncParsableCommand {
     func run() async throws {
         let gallery = try await GalleryCLI.withEnvironment(common) { environment in
             try await GalleryCLI.run { () async throws(GalleryError) in
-                try await environment.galleries.store.create(name: name)
+                try await environment.galleries.create(name: name)
             }
         }
         Terminal.out(json ? GalleryCLI.json(gallery) : "Created \(GalleryTable.quoted(gallery.name)) (\(gallery.id))\n")
@@ -102,7 +104,7 @@ struct AddToGallery: AsyncParsableCommand {
         }
         let what = try ImageArgument(image)
         let (target, added) = try await GalleryCLI.withEnvironment(common) { environment in
-            let target = try await GalleryCLI.resolve(gallery, in: environment.galleries.store)
+            let target = try await GalleryCLI.find(gallery, in: environment.galleries)
             let added = try await add(what, to: target.id, at: index, environment)
             return (target, added)
         }
@@ -115,7 +117,7 @@ struct AddToGallery: AsyncParsableCommand {
         }
     }
 
-    private func add(_ what: ImageArgument, to id: String, at index: Int?, _ environment: AppEnvironment)
+    private func add(_ what: ImageArgument, to id: GalleryID, at index: Int?, _ environment: AppEnvironment)
         async throws -> (item: GalleryItem, index: Int, revision: Int)
     {
         let galleries = environment.galleries
@@ -172,13 +174,13 @@ struct ExportGallery: AsyncParsableCommand {
             throw Exit.badInput("\(destination.path) is a folder; name the ZIP file to write.")
         }
         let (target, count, size) = try await GalleryCLI.withEnvironment(common) { environment in
-            let target = try await GalleryCLI.resolve(gallery, in: environment.galleries.store)
+            let target = try await GalleryCLI.find(gallery, in: environment.galleries)
             let export = try await GalleryCLI.run { () async throws(GalleryError) in
                 try await environment.galleries.export(target.id)
             }
             let size: Int
             do {
-                size = try await ZipFileWriter.write(export, to: destination)
+                size = try await export.write(to: destination)
             } catch {
                 throw Exit.failure("Could not write \(destination.path): \(error.localizedDescription)")
             }
@@ -217,44 +219,23 @@ enum GalleryCLI {
         }
     }
 
-    /// The gallery `argument` names: an id, else a name (exact but for case). A name matches galleries in
-    /// Recently deleted only when no other gallery has it (the service then says what to do).
-    static func resolve(_ argument: String, in store: GalleryStore) async throws -> Gallery {
-        if argument.hasPrefix("g_") {
-            do {
-                return try await store.gallery(argument, items: false)
-            } catch {
-                // No gallery has this id: it may still be a name.
-                if error.code != "gallery_not_found" { throw exitCode(for: error) }
-            }
-        }
-        let name = argument.trimmingCharacters(in: .whitespacesAndNewlines)
-        func named(_ galleries: [Gallery]) -> [Gallery] {
-            galleries.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-        }
-        var matches = named(try await list(store, deleted: false))
-        if matches.isEmpty { matches = named(try await list(store, deleted: true)) }
-        switch matches.count {
-        case 0:
+    /// The gallery `argument` names (an id, or a name the service looks up); an unknown or ambiguous name
+    /// is bad input, said with the ids to choose from.
+    static func find(_ argument: String, in galleries: GalleryService) async throws -> Gallery {
+        do throws(GalleryError) {
+            return try await galleries.find(argument)
+        } catch .galleryNotFound {
             throw Exit.badInput(
                 "There is no gallery \(GalleryTable.quoted(argument)); tessera gallery list shows them.")
-        case 1:
-            return matches[0]
-        default:
-            let ids = matches.map {
+        } catch .ambiguousName(let name, let candidates) {
+            let ids = candidates.map {
                 "  \($0.id)  \(GalleryTable.items($0.itemCount)), updated \(GalleryTable.time($0.updatedAt))"
             }
             throw Exit.badInput(
-                "\(matches.count) galleries are named \(GalleryTable.quoted(name)); name one by its id:\n"
+                "\(candidates.count) galleries are named \(GalleryTable.quoted(name)); name one by its id:\n"
                     + ids.joined(separator: "\n"))
-        }
-    }
-
-    static func list(_ store: GalleryStore, deleted: Bool) async throws -> [Gallery] {
-        do {
-            return try await store.list(deleted: deleted)
         } catch {
-            throw Exit.failure("Could not read the galleries: \(error)")
+            throw exitCode(for: error)
         }
     }
 
@@ -267,10 +248,15 @@ enum GalleryCLI {
         }
     }
 
-    /// Bad input (status 400, or no such gallery) exits 2; anything else, refusals included, exits 1.
+    /// Bad input (a request that cannot be right, or no such gallery) exits 2; anything else, refusals
+    /// and failures to fetch or store included, exits 1.
     static func exitCode(for error: GalleryError) -> ExitCode {
-        error.status == 400 || error.code == "gallery_not_found"
-            ? Exit.badInput(error.message) : Exit.failure(error.message)
+        switch error {
+        case .galleryNotFound, .ambiguousName, .invalidName, .invalidIndex, .invalidBody, .invalidItem:
+            Exit.badInput(error.description)
+        case .itemNotFound, .galleryDeleted, .revisionMismatch, .tooLarge, .fetch, .imaging, .proxy, .storage:
+            Exit.failure(error.description)
+        }
     }
 
     /// The bytes the API sends for `value`, as a line.
@@ -324,50 +310,5 @@ enum ImageArgument {
                     + "(TESSERA_IMAGE_MAX_MB).")
         }
         return data
-    }
-}
-
-/// Writes an export next to its destination, flushes it and renames it into place, so the ZIP file is
-/// whole or not there at all (and one already there stays whole until replaced).
-enum ZipFileWriter {
-    struct Failure: LocalizedError {
-        let errorDescription: String?
-
-        /// `what` failed, with the system's reason.
-        static func system(_ what: String) -> Failure {
-            Failure(errorDescription: "\(what) (\(String(cString: strerror(errno))))")
-        }
-    }
-
-    /// Returns the file's size in bytes.
-    static func write(_ export: GalleryExport, to destination: URL) async throws -> Int {
-        let folder = destination.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure.system("could not create a file in \(folder.path)") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        var isOpen = true
-        do {
-            var size = 0
-            try await export.write { data in
-                try handle.write(contentsOf: data)
-                size += data.count
-            }
-            try handle.synchronize()
-            isOpen = false
-            try handle.close()
-            guard rename(temporary.path, destination.path) == 0 else { throw Failure.system("could not rename it") }
-            // The new name itself must survive a crash too.
-            let folderDescriptor = open(folder.path, O_RDONLY)
-            if folderDescriptor >= 0 {
-                _ = fsync(folderDescriptor)
-                close(folderDescriptor)
-            }
-            return size
-        } catch {
-            if isOpen { try? handle.close() }
-            unlink(temporary.path)
-            throw error
-        }
     }
 }

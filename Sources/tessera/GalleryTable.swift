@@ -14,7 +14,7 @@ enum GalleryTable {
         var lines = [table.row(["NAME", "ITEMS", deleted ? "DELETED" : "UPDATED", "ID"])]
         for (gallery, name) in zip(galleries, names) {
             let when = deleted ? gallery.deletedAt ?? gallery.updatedAt : gallery.updatedAt
-            lines.append(table.row([name, String(gallery.itemCount), time(when), "\(gallery.id)"]))
+            lines.append(table.row([name, String(gallery.itemCount), time(when), gallery.id.rawValue]))
         }
         return lines.joined(separator: "\n") + "\n"
     }

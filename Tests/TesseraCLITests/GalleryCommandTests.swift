@@ -53,7 +53,7 @@ struct GalleryCommandTests {
             let created = try await tessera(["create", "  Moodboard ", "--json"], environment)
             #expect(created.status == 0, "\(created.stderr)")
             let moodboard = try decode(Gallery.self, created)
-            #expect(moodboard.name == "Moodboard" && moodboard.items == [] && moodboard.id.hasPrefix("g_"))
+            #expect(moodboard.name == "Moodboard" && moodboard.items == [] && moodboard.id.rawValue.hasPrefix("g_"))
             #expect(created.stdout.contains(#""cover":null"#) && created.stdout.contains(#""items":[]"#))
             let trips = try await tessera(["create", "Trips"], environment)
             #expect(trips.status == 0 && trips.stdout.hasPrefix("Created \"Trips\" (g_"), "\(trips.stdout)")
@@ -64,7 +64,7 @@ struct GalleryCommandTests {
             #expect(byURL.status == 0, "\(byURL.stderr)")
             #expect(byURL.stdout.hasPrefix("Added \"fox in the.snow\" to \"Moodboard\" at index 0 (gi_"))
             let file = try writeJPEG("sunset_over-the-sea.jpg", in: scratch)
-            let byFile = try await tessera(["add", moodboard.id, file.path, "--json"], environment)
+            let byFile = try await tessera(["add", moodboard.id.rawValue, file.path, "--json"], environment)
             #expect(byFile.status == 0, "\(byFile.stderr)")
             let uploaded = try decode(GalleryItem.self, byFile)
             #expect(uploaded.item.source == .upload && uploaded.item.title == "sunset over the sea")
@@ -131,10 +131,10 @@ struct GalleryCommandTests {
                     ["add", "Order", file.path, "--json"] + (index.map { ["--index", $0] } ?? []), environment)
                 #expect(added.status == 0, "\(added.stderr)")
                 let item = try decode(GalleryItem.self, added)
-                ids.insert(item.id, at: min(index.flatMap { Int($0) } ?? ids.count, ids.count))
+                ids.insert(item.id.rawValue, at: min(index.flatMap { Int($0) } ?? ids.count, ids.count))
             }
             let export = scratch.appendingPathComponent("order.zip")
-            #expect(try await tessera(["export", gallery.id, export.path], environment).status == 0)
+            #expect(try await tessera(["export", gallery.id.rawValue, export.path], environment).status == 0)
             let archive = try await ZipCheck.run(export, uploaded: nil)
             #expect(archive.ids == ids)
             #expect(
@@ -169,7 +169,7 @@ struct GalleryCommandTests {
             #expect(live.stdout.hasPrefix("No galleries yet"), "\(live.stdout)")
             let table = try await tessera(["list", "--deleted"], environment)
             #expect(table.stdout.hasPrefix("NAME  ITEMS  DELETED"), "\(table.stdout)")
-            #expect(table.stdout.contains("Old       1  ") && table.stdout.contains(old.id), "\(table.stdout)")
+            #expect(table.stdout.contains("Old       1  ") && table.stdout.contains(old.id.rawValue), "\(table.stdout)")
 
             let add = try await tessera(["add", "old", file.path], environment)
             #expect(add.status == 1 && add.stderr.contains("Recently deleted: restore it"), "\(add.stderr)")
@@ -189,21 +189,25 @@ struct GalleryCommandTests {
             let ambiguous = try await tessera(["add", "TRIPS", file.path], environment)
             #expect(ambiguous.status == 2 && ambiguous.stdout.isEmpty)
             #expect(ambiguous.stderr.contains("2 galleries are named \"TRIPS\""), "\(ambiguous.stderr)")
-            #expect(ambiguous.stderr.contains(first.id) && ambiguous.stderr.contains(second.id))
-            #expect(try await tessera(["add", first.id, file.path], environment).status == 0, "ids always work")
+            #expect(ambiguous.stderr.contains(first.id.rawValue) && ambiguous.stderr.contains(second.id.rawValue))
+            #expect(
+                try await tessera(["add", first.id.rawValue, file.path], environment).status == 0, "ids always work")
 
             let cases: [([String], String)] = [
                 (["add", "Holidays", file.path], "There is no gallery \"Holidays\""),
                 (["add", "g_aaaaaaaaaaaaaaaaaaaa", file.path], "There is no gallery \"g_aaaaaaaaaaaaaaaaaaaa\""),
                 (["export", "Holidays", scratch.appendingPathComponent("x.zip").path], "There is no gallery"),
-                (["add", first.id, file.path, "--index", "-1"], "The index must be 0 or more"),
-                (["add", first.id, file.path, "--index", "last"], "--index must be a whole number"),
-                (["add", first.id, "nowhere/photo.jpg"], "is not an http(s) address, a file, or an item id"),
-                (["add", first.id, "upload:abc"], "is not an item of a source Tessera searches"),
-                (["add", first.id, scratch.path], "is a folder, not an image file"),
+                (["add", first.id.rawValue, file.path, "--index", "-1"], "The index must be 0 or more"),
+                (["add", first.id.rawValue, file.path, "--index", "last"], "--index must be a whole number"),
+                (["add", first.id.rawValue, "nowhere/photo.jpg"], "is not an http(s) address, a file, or an item id"),
+                (["add", first.id.rawValue, "upload:abc"], "is not an item of a source Tessera searches"),
+                (["add", first.id.rawValue, scratch.path], "is a folder, not an image file"),
                 (["create", "   "], "A gallery name is 1 to 100 characters"),
-                (["export", first.id, scratch.appendingPathComponent("no/such/x.zip").path], "There is no folder"),
-                (["export", first.id, scratch.path], "is a folder; name the ZIP file"),
+                (
+                    ["export", first.id.rawValue, scratch.appendingPathComponent("no/such/x.zip").path],
+                    "There is no folder"
+                ),
+                (["export", first.id.rawValue, scratch.path], "is a folder; name the ZIP file"),
             ]
             for (arguments, reason) in cases {
                 let result = try await tessera(arguments, environment)

@@ -27,16 +27,16 @@ extension GalleryCommandTests {
                     let body = String(
                         decoding: try JSONEncoder().encode(TesseraAPI.AddItem(item: item, index: index)), as: UTF8.self)
                     let added = try await api.json(GalleryItem.self, api.send("POST", path, json: body), 201)
-                    expected.insert(added.id, at: index, bytes: StandInImage.jpeg)
+                    expected.insert(added.id.rawValue, at: index, bytes: StandInImage.jpeg)
                 }
                 let url = #"{"url":"\#(standIns.origin)/pixabay/cdn/imported.jpg","index":2}"#
                 let imported = try await api.json(GalleryItem.self, api.send("POST", path, json: url), 201)
-                expected.insert(imported.id, at: 2, bytes: StandInImage.jpeg)
+                expected.insert(imported.id.rawValue, at: 2, bytes: StandInImage.jpeg)
                 for (variant, index) in [(1, 0), (2, nil)] as [(Int, Int?)] {
                     let bytes = StandInImage.jpeg + Array("variant \(variant)".utf8)
                     let uploaded = try await api.json(
                         GalleryItem.self, api.upload(path, bytes, fileName: "upload-\(variant).jpg", index: index), 201)
-                    expected.insert(uploaded.id, at: index, bytes: bytes)
+                    expected.insert(uploaded.id.rawValue, at: index, bytes: bytes)
                 }
                 // And one moved, answered 200.
                 let moving = expected.ids[4]
@@ -58,7 +58,7 @@ extension GalleryCommandTests {
                 let bytes = StandInImage.jpeg + Array("variant 3".utf8)
                 let last = try await api.json(
                     GalleryItem.self, api.upload(path, bytes, fileName: "upload-3.jpg", index: 3), 201)
-                expected.insert(last.id, at: 3, bytes: bytes)
+                expected.insert(last.id.rawValue, at: 3, bytes: bytes)
                 #expect(await server.stop(signal: SIGKILL) == SIGKILL, "killed, not shut down")
                 server = try await ServerProcess.start([], environment: environment)
                 api = TesseraAPI(client: client, port: server.port)
@@ -74,7 +74,7 @@ extension GalleryCommandTests {
                     ["gallery", "add", "kept", file.path, "--json"], environment: environment)
                 #expect(added.status == 0, "\(added.stderr)")
                 expected.insert(
-                    try decode(GalleryItem.self, added).id, at: nil, bytes: Array(try Data(contentsOf: file)))
+                    try decode(GalleryItem.self, added).id.rawValue, at: nil, bytes: Array(try Data(contentsOf: file)))
                 try await expected.check(gallery.id, api)
             } catch {
                 _ = await server.stop()
@@ -103,14 +103,14 @@ struct ExpectedGallery {
         ids.insert(id, at: min(index, ids.count))
     }
 
-    func check(_ galleryID: String, _ api: TesseraAPI) async throws {
+    func check(_ galleryID: GalleryID, _ api: TesseraAPI) async throws {
         let gallery = try await api.json(Gallery.self, api.send("GET", "/api/galleries/\(galleryID)"), 200)
-        #expect(gallery.items?.map(\.id) == ids)
+        #expect(gallery.items?.map(\.id.rawValue) == ids)
         #expect(gallery.itemCount == ids.count && gallery.revision == ids.count + 2, "created, items, one move")
         for item in gallery.items ?? [] {
             let image = try await api.send("GET", item.image.original.url)
             #expect(image.status == 200, "\(item.id): \(image.text.prefix(200))")
-            #expect(image.body == bytes[item.id], "\(item.id)")
+            #expect(image.body == bytes[item.id.rawValue], "\(item.id)")
         }
     }
 }

@@ -7,10 +7,10 @@ import Testing
 /// another process has just written for a row it is about to commit.
 @Suite("Gallery image files")
 struct GalleryImageFilesTests {
-    func withFiles(_ body: (GalleryImageFiles) throws -> Void) throws {
+    func withFiles(_ body: (GalleryImageFiles) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-files-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(GalleryImageFiles(directory: directory))
+        try await body(GalleryImageFiles(directory: directory))
     }
 
     func age(_ url: URL, by seconds: TimeInterval) throws {
@@ -18,11 +18,11 @@ struct GalleryImageFilesTests {
             [.modificationDate: Date().addingTimeInterval(-seconds)], ofItemAtPath: url.path)
     }
 
-    @Test func unreferencedFilesAreCollectedOnlyOnceTheyAreOld() throws {
-        try withFiles { files in
-            let kept = try files.store(Data("kept".utf8))
-            let fresh = try files.store(Data("fresh".utf8))
-            let old = try files.store(Data("old".utf8))
+    @Test func unreferencedFilesAreCollectedOnlyOnceTheyAreOld() async throws {
+        try await withFiles { files in
+            let kept = try await files.store(Data("kept".utf8))
+            let fresh = try await files.store(Data("fresh".utf8))
+            let old = try await files.store(Data("old".utf8))
             try age(files.url(forHash: old), by: GalleryImageFiles.unreferencedGrace + 60)
             let leftover = files.url(forHash: kept).deletingLastPathComponent()
                 .appendingPathComponent(AtomicFile.temporaryPrefix + "leftover")
@@ -40,12 +40,12 @@ struct GalleryImageFilesTests {
         }
     }
 
-    @Test func storingAnImageAlreadyThereRenewsItsTime() throws {
-        try withFiles { files in
+    @Test func storingAnImageAlreadyThereRenewsItsTime() async throws {
+        try await withFiles { files in
             let data = Data("same bytes".utf8)
-            let hash = try files.store(data)
+            let hash = try await files.store(data)
             try age(files.url(forHash: hash), by: GalleryImageFiles.unreferencedGrace + 60)
-            #expect(try files.store(data) == hash)
+            #expect(try await files.store(data) == hash)
             #expect(files.removeUnreferenced(keeping: []) == 0, "about to be named by a new row")
             #expect(try Data(contentsOf: files.url(forHash: hash)) == data)
         }

@@ -27,7 +27,7 @@ struct GalleryStoreTests {
         let store = GalleryStore(
             database: try AppDatabase.inMemory(), linker: Linker(), onChange: { _, change in changes.append(change) })
         let gallery = try await store.create(name: "Crowded")
-        var expected: [String] = []
+        var expected: [GalleryItemID] = []
         let first = try await store.add(Self.image(0), to: gallery.id)
         let last = try await store.add(Self.image(1), to: gallery.id)
         expected = [first.item.id, last.item.id]
@@ -57,7 +57,7 @@ struct GalleryStoreTests {
         #expect(restored.itemCount == 1 && restored.deletedAt == nil)
         let unused = try await store.deletePermanently(gallery.id)
         #expect(unused == [String(repeating: "a", count: 64)], "its image is no longer used by anything")
-        await #expect(throws: GalleryError.galleryNotFound(gallery.id)) { try await store.gallery(gallery.id) }
+        await #expect(throws: GalleryError.galleryNotFound(gallery.id.rawValue)) { try await store.gallery(gallery.id) }
     }
 }
 

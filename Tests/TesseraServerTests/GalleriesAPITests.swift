@@ -35,7 +35,7 @@ struct GalleriesAPITests {
 
     @discardableResult
     static func add(
-        _ client: any TestClientProtocol, _ galleryID: String, json: String, headers: HTTPFields = [:]
+        _ client: any TestClientProtocol, _ galleryID: GalleryID, json: String, headers: HTTPFields = [:]
     ) async throws -> TestResponse {
         try await client.execute(
             uri: "/api/galleries/\(galleryID)/items", method: .post, headers: headers, body: ByteBuffer(string: json))
@@ -46,7 +46,7 @@ struct GalleriesAPITests {
         return index.map { #"{"item": \#(encoded), "index": \#($0)}"# } ?? #"{"item": \#(encoded)}"#
     }
 
-    static func gallery(_ client: any TestClientProtocol, _ id: String) async throws -> Gallery {
+    static func gallery(_ client: any TestClientProtocol, _ id: GalleryID) async throws -> Gallery {
         try await client.execute(uri: "/api/galleries/\(id)", method: .get).json(Gallery.self)
     }
 
@@ -57,7 +57,7 @@ struct GalleriesAPITests {
             let created = try await Self.create(client, "  Moodboard  ")
             #expect(created.name == "Moodboard", "trimmed")
             #expect(created.revision == 1 && created.itemCount == 0 && created.cover == nil && created.items == [])
-            #expect(created.id.hasPrefix("g_"))
+            #expect(created.id.rawValue.hasPrefix("g_"))
             let raw = try await client.execute(uri: "/api/galleries/\(created.id)", method: .get)
             #expect(raw.headers[.eTag] == "\"1\"")
             #expect(raw.text.contains(#""deletedAt":null"#) && raw.text.contains(#""cover":null"#))
@@ -329,10 +329,10 @@ struct GalleriesAPITests {
                 // 0 at the end, 1 at the start, 2 in the middle, ...
                 let index = [nil, 0, 1, nil, 2][offset]
                 let added = try await Self.add(client, gallery.id, json: try Self.itemJSON(item, index: index))
-                let id = try added.json(GalleryItem.self).id
+                let id = try added.json(GalleryItem.self).id.rawValue
                 ids.insert(id, at: min(index ?? ids.count, ids.count))
             }
-            #expect(try await Self.gallery(client, gallery.id).items?.map(\.id) == ids)
+            #expect(try await Self.gallery(client, gallery.id).items?.map(\.id.rawValue) == ids)
 
             let move = try await client.execute(
                 uri: "/api/galleries/\(gallery.id)/items/\(ids[0])/move", method: .post,
@@ -349,7 +349,7 @@ struct GalleriesAPITests {
             #expect(removed.status == .ok)
             ids.remove(at: 2)
             let now = try await Self.gallery(client, gallery.id)
-            #expect(now.items?.map(\.id) == ids)
+            #expect(now.items?.map(\.id.rawValue) == ids)
             #expect(now.revision == 9 && now.itemCount == 4, "1 + 5 adds + 2 moves + 1 removal")
         }
     }

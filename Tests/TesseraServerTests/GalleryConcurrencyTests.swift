@@ -45,7 +45,7 @@ struct GalleryConcurrencyTests {
                                 }
                                 let response = try await GalleriesAPITests.add(client, gallery.id, json: json)
                                 #expect(response.status == .created)
-                                let id = try response.json(GalleryItem.self).id
+                                let id = try response.json(GalleryItem.self).id.rawValue
                                 mine.append(id)
                                 tally.added.append(id)
                                 tally.acknowledged += 1
@@ -76,7 +76,7 @@ struct GalleryConcurrencyTests {
             let acknowledged = tallies.map(\.acknowledged).reduce(0, +)
             #expect(acknowledged == clients * operations)
             let final = try await GalleriesAPITests.gallery(client, gallery.id)
-            let ids = try #require(final.items?.map(\.id))
+            let ids = try #require(final.items?.map(\.id.rawValue))
             #expect(Set(ids).count == ids.count, "no item twice")
             #expect(Set(ids) == Set(added).subtracting(removed), "no item lost, none left that was removed")
             #expect(final.revision == 1 + acknowledged, "one revision per acknowledged change")
@@ -100,7 +100,7 @@ struct GalleryConcurrencyTests {
                 case "added":
                     let index = try #require(change.index)
                     try #require(index <= order.count, "an index the order so far can take")
-                    order.insert(try #require(change.item?.id), at: index)
+                    order.insert(try #require(change.item?.id.rawValue), at: index)
                 case "moved":
                     let id = try #require(change.itemId)
                     order.removeAll { $0 == id }
@@ -111,7 +111,7 @@ struct GalleryConcurrencyTests {
                     order.removeAll { $0 == change.itemId }
                 case "snapshot":
                     // Allowed at any time (the stream's way to say "start again from here").
-                    order = try event.decode(Gallery.self).items?.map(\.id) ?? []
+                    order = try event.decode(Gallery.self).items?.map(\.id.rawValue) ?? []
                 default:
                     Issue.record("unexpected event \(event.name)")
                 }

@@ -4,10 +4,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import TesseraCore
-import TesseraGalleries
 import TesseraStorage
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraGalleries
 
 /// A gallery's event stream read as a browser reads it, while other clients change the gallery.
 @Suite("Gallery events")
@@ -26,7 +27,7 @@ struct GalleryEventsTests {
                 .json(GalleryItem.self)
             let event = try await stream.next()
             #expect(event.name == "added" && event.id == "2")
-            #expect(event.data.contains(#""index":0"#) && event.data.contains(added.id))
+            #expect(event.data.contains(#""index":0"#) && event.data.contains(added.id.rawValue))
 
             _ = try await client.execute(
                 uri: "/api/galleries/\(gallery.id)", method: .patch, body: ByteBuffer(string: #"{"name":"Dunes"}"#))
@@ -110,7 +111,7 @@ final class EventStream: Sendable {
         self.iterator = IteratorBox(events.makeAsyncIterator())
     }
 
-    static func open(port: Int, gallery: String, lastEventID: String? = nil) async throws -> EventStream {
+    static func open(port: Int, gallery: GalleryID, lastEventID: String? = nil) async throws -> EventStream {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries/\(gallery)/events")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }

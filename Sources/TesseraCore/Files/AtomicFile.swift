@@ -10,33 +10,78 @@ public enum AtomicFile {
     /// Names of temporary files; whoever owns the folder may delete leftovers with this prefix at start.
     public static let temporaryPrefix = ".tmp-"
 
+    /// Writes `data` as the file at `url`.
+    ///
     /// - Parameter syncFolder: also flush the folder after the rename, so the new name itself survives a
     ///   power cut (for data a user was told is saved; a cache can do without).
     public static func write(_ data: Data, to url: URL, syncFolder: Bool = false) throws {
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
+        let pending = try Pending(for: url)
         do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: data)
+            try pending.handle.write(contentsOf: data)
+            try pending.commit(syncFolder: syncFolder)
+        } catch {
+            pending.discard()
+            throw error
+        }
+    }
+
+    /// Writes the file at `url` piece by piece: `body` writes to the temporary file's handle (a streamed
+    /// export need not hold the whole file in memory); the file appears under `url` only once `body`
+    /// returns. Anything `body` throws leaves no file behind and an old one there untouched.
+    public static func write(
+        to url: URL, syncFolder: Bool = false, _ body: (FileHandle) async throws -> Void
+    ) async throws {
+        let pending = try Pending(for: url)
+        do {
+            try await body(pending.handle)
+            try pending.commit(syncFolder: syncFolder)
+        } catch {
+            pending.discard()
+            throw error
+        }
+    }
+
+    /// The temporary file until it is renamed into place or removed.
+    private struct Pending {
+        let url: URL
+        let temporary: URL
+        let handle: FileHandle
+
+        init(for url: URL) throws {
+            let folder = url.deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let temporary = folder.appendingPathComponent(AtomicFile.temporaryPrefix + UUID().uuidString)
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
+            do {
+                handle = try FileHandle(forWritingTo: temporary)
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
+            self.url = url
+            self.temporary = temporary
+        }
+
+        func commit(syncFolder: Bool) throws {
             try handle.synchronize()
+            try handle.close()
             guard rename(temporary.path, url.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        if syncFolder {
-            let descriptor = open(folder.path, O_RDONLY)
-            if descriptor >= 0 {
-                _ = fsync(descriptor)
-                close(descriptor)
+            if syncFolder {
+                let descriptor = open(url.deletingLastPathComponent().path, O_RDONLY)
+                if descriptor >= 0 {
+                    _ = fsync(descriptor)
+                    close(descriptor)
+                }
             }
+        }
+
+        func discard() {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporary)
         }
     }
 }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// What a gallery's event stream receives: a change made by this server, or word that the gallery's
 /// revision moved on without one (another process, the CLI, changed it), or a keep-alive tick.
-public enum GalleryStreamMessage: Sendable {
+/// `GalleryEventStream` turns these into the events a client sees.
+enum GalleryStreamMessage: Sendable {
     case change(GalleryChange)
     case changedElsewhere(revision: Int)
     case heartbeat
@@ -15,24 +16,24 @@ public enum GalleryStreamMessage: Sendable {
 /// commit order. While anyone watches, a poller compares the watched galleries' revisions with the last
 /// one published twice a second, so changes made by another process reach the streams too (within a
 /// second: a revision must stay unannounced over two polls to count as made elsewhere).
-public final class GalleryEvents: Sendable {
+final class GalleryEvents: Sendable {
     private struct State {
-        var subscribers: [String: [UUID: AsyncStream<GalleryStreamMessage>.Continuation]] = [:]
-        var lastRevision: [String: Int] = [:]
+        var subscribers: [GalleryID: [UUID: AsyncStream<GalleryStreamMessage>.Continuation]] = [:]
+        var lastRevision: [GalleryID: Int] = [:]
         /// Revisions a poll read that no event had announced yet, checked again at the next poll.
-        var unpublished: [String: Int] = [:]
+        var unpublished: [GalleryID: Int] = [:]
         var poller: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
-    private let revisions: @Sendable ([String]) async -> [String: Int]
+    private let revisions: @Sendable ([GalleryID]) async -> [GalleryID: Int]
     private let interval: Duration
     private let heartbeatEvery: Int
 
-    /// - Parameter revisions: reads the current revisions of galleries (the store's `revisions(of:)`).
-    public init(
+    /// - Parameter revisions: reads the current revisions of galleries (`GalleryStore.revisions(in:of:)`).
+    init(
         interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30,
-        revisions: @escaping @Sendable ([String]) async -> [String: Int]
+        revisions: @escaping @Sendable ([GalleryID]) async -> [GalleryID: Int]
     ) {
         self.revisions = revisions
         self.interval = interval
@@ -40,7 +41,7 @@ public final class GalleryEvents: Sendable {
     }
 
     /// A stream of what happens to gallery `id` from now on; it ends when the caller stops iterating.
-    public func subscribe(_ id: String, knownRevision: Int) -> AsyncStream<GalleryStreamMessage> {
+    func subscribe(_ id: GalleryID, knownRevision: Int) -> AsyncStream<GalleryStreamMessage> {
         let key = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: GalleryStreamMessage.self)
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, key) }
@@ -53,7 +54,7 @@ public final class GalleryEvents: Sendable {
         return stream
     }
 
-    public func publish(_ id: String, _ change: GalleryChange) {
+    func publish(_ id: GalleryID, _ change: GalleryChange) {
         let continuations = state.withLock { state in
             if let revision = change.revision {
                 state.lastRevision[id] = max(state.lastRevision[id] ?? 0, revision)
@@ -67,9 +68,7 @@ public final class GalleryEvents: Sendable {
         }
     }
 
-    public var subscriberCount: Int { state.withLock { $0.subscribers.values.reduce(0) { $0 + $1.count } } }
-
-    private func unsubscribe(_ id: String, _ key: UUID) {
+    private func unsubscribe(_ id: GalleryID, _ key: UUID) {
         state.withLock { state in
             state.subscribers[id]?[key] = nil
             if state.subscribers[id]?.isEmpty == true {

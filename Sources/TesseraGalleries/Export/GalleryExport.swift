@@ -1,13 +1,15 @@
 import Foundation
+import NIOPosix
 import TesseraCore
 
 /// A gallery as a ZIP file: `gallery.json` (the gallery and its items, each naming its image file) and
 /// the stored images as `images/001-title.jpg`, in the gallery's order. Streamed: `write` is called with
-/// each piece as it is ready.
+/// each piece as it is ready (`write(_:)`), or written to a file that appears whole or not at all
+/// (`write(to:)`). File reads and writes run on NIO's blocking pool, off the caller's thread.
 public struct GalleryExport: Sendable {
     /// What `gallery.json` holds for each item.
     struct ExportedItem: Encodable {
-        let id: String
+        let id: GalleryItemID
         let file: String
         let item: Item
         let sourceURL: String?
@@ -15,7 +17,7 @@ public struct GalleryExport: Sendable {
     }
 
     struct Manifest: Encodable {
-        let id: String
+        let id: GalleryID
         let name: String
         let createdAt: String
         let updatedAt: String
@@ -25,9 +27,8 @@ public struct GalleryExport: Sendable {
     }
 
     let gallery: Gallery
-    let formats: [String: String]
+    let images: [GalleryItemID: StoredImage]
     let files: GalleryImageFiles
-    let hashes: [String: String]
 
     /// The file name a download should get: the gallery's name made safe.
     public var fileName: String {
@@ -35,18 +36,20 @@ public struct GalleryExport: Sendable {
         return (slug.isEmpty ? "gallery" : slug) + ".zip"
     }
 
+    /// Hands each piece of the archive to `write`, in order.
     public func write(_ write: (Data) async throws -> Void) async throws {
         var archive = ZipArchive()
         var exported: [ExportedItem] = []
         let items = gallery.items ?? []
         let digits = max(3, String(items.count).count)
         for (offset, entry) in items.enumerated() {
-            guard let hash = hashes[entry.id] else { continue }
+            guard let image = images[entry.id] else { continue }
             let number = String(offset + 1)
             let prefix = String(repeating: "0", count: max(0, digits - number.count)) + number
             let slug = Self.slug(entry.item.title)
-            let name = "images/\(prefix)\(slug.isEmpty ? "" : "-" + slug).\(Self.fileExtension(formats[entry.id]))"
-            let data = try Data(contentsOf: files.url(forHash: hash))
+            let name = "images/\(prefix)\(slug.isEmpty ? "" : "-" + slug).\(Self.fileExtension(image.format))"
+            let file = files.url(forHash: image.hash)
+            let data = try await NIOThreadPool.singleton.runIfActive { try Data(contentsOf: file) }
             try await write(try archive.entry(name: name, data: data))
             exported.append(
                 ExportedItem(
@@ -59,6 +62,19 @@ public struct GalleryExport: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try await write(try archive.entry(name: "gallery.json", data: try encoder.encode(manifest)))
         try await write(archive.finish())
+    }
+
+    /// Writes the archive to `destination`: next to it, flushed, then renamed into place, so the ZIP file is
+    /// whole or not there at all (and one already there stays whole until replaced). Returns its size.
+    public func write(to destination: URL) async throws -> Int {
+        var size = 0
+        try await AtomicFile.write(to: destination, syncFolder: true) { handle in
+            try await write { data in
+                try await NIOThreadPool.singleton.runIfActive { try handle.write(contentsOf: data) }
+                size += data.count
+            }
+        }
+        return size
     }
 
     static func slug(_ text: String) -> String {
@@ -83,10 +99,9 @@ public struct GalleryExport: Sendable {
 
 extension GalleryService {
     /// The export of gallery `id` (deleted or not), ready to stream.
-    public func export(_ id: String) async throws(GalleryError) -> GalleryExport {
+    public func export(_ id: GalleryID) async throws(GalleryError) -> GalleryExport {
         let gallery = try await store.gallery(id)
-        let stored = try await store.storedImages(of: id)
-        return GalleryExport(
-            gallery: gallery, formats: stored.mapValues(\.format), files: files, hashes: stored.mapValues(\.hash))
+        let images = try await store.storedImages(of: id)
+        return GalleryExport(gallery: gallery, images: images, files: files)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOPosix
 import TesseraCore
 
 /// The galleries' own copies of their images: content-addressed files in `<data>/gallery-images/`, named by
@@ -28,19 +29,16 @@ public struct GalleryImageFiles: Sendable {
         directory.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
     }
 
-    /// Whether `hash` names a file this store could hold (64 lowercase hex digits): only such names are
-    /// ever turned into paths.
-    public static func isValidHash(_ hash: String) -> Bool {
-        hash.utf8.count == 64 && hash.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
     /// Stores `data` durably and returns its hash. An identical file already there is kept, its time
     /// renewed, so a collection starting meanwhile in another process leaves it alone (see above).
-    public func store(_ data: Data) throws -> String {
+    /// The file work (write, fsync, rename) runs on NIO's blocking pool, off the caller's thread.
+    public func store(_ data: Data) async throws -> String {
         let hash = Self.hash(of: data)
         let url = url(forHash: hash)
-        if (try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)) == nil {
-            try AtomicFile.write(data, to: url, syncFolder: true)
+        try await NIOThreadPool.singleton.runIfActive {
+            if (try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)) == nil {
+                try AtomicFile.write(data, to: url, syncFolder: true)
+            }
         }
         return hash
     }
@@ -50,7 +48,7 @@ public struct GalleryImageFiles: Sendable {
     /// the file's time before committing its row, and keeps it. The start-up collection gets those later.
     public func remove(hashes: some Sequence<String>, now: Date = Date()) {
         let cutoff = now.addingTimeInterval(-60)
-        for hash in hashes where Self.isValidHash(hash) {
+        for hash in hashes where ImageReference.isValidHash(hash) {
             let file = url(forHash: hash)
             let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate]
             guard let modified = modified as? Date, modified < cutoff else { continue }
@@ -78,5 +76,17 @@ public struct GalleryImageFiles: Sendable {
             }
         }
         return removed
+    }
+}
+
+/// `stored:<sha256>`, as the image proxy's resolver in `AppEnvironment` still reads it.
+@available(*, deprecated, message: "Use ImageReference.stored(hash:) from TesseraCore.")
+public enum StoredReference {
+    public static let prefix = "stored:"
+
+    /// The hash a reference names, when it is one of ours.
+    public static func hash(of reference: String) -> String? {
+        guard case .stored(let hash)? = ImageReference(reference) else { return nil }
+        return hash
     }
 }

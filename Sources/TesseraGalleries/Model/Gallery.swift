@@ -3,7 +3,7 @@ import TesseraCore
 
 /// A gallery as the API shows it. `items` only when asked for the whole gallery.
 public struct Gallery: Sendable, Hashable, Codable {
-    public var id: String
+    public var id: GalleryID
     public var name: String
     public var itemCount: Int
     public var cover: ImageRef?
@@ -15,7 +15,7 @@ public struct Gallery: Sendable, Hashable, Codable {
     public var items: [GalleryItem]?
 
     public init(
-        id: String, name: String, itemCount: Int, cover: ImageRef?, createdAt: String, updatedAt: String,
+        id: GalleryID, name: String, itemCount: Int, cover: ImageRef?, createdAt: String, updatedAt: String,
         deletedAt: String?, revision: Int, items: [GalleryItem]? = nil
     ) {
         self.id = id
@@ -46,18 +46,11 @@ public struct Gallery: Sendable, Hashable, Codable {
         try container.encode(revision, forKey: .revision)
         try container.encodeIfPresent(items, forKey: .items)
     }
-
-    /// The same gallery without its items (what lists and renames answer).
-    public var summary: Gallery {
-        var copy = self
-        copy.items = nil
-        return copy
-    }
 }
 
 /// One image in a gallery: the item it was made from and its own stored copy.
 public struct GalleryItem: Sendable, Hashable, Codable {
-    public var id: String
+    public var id: GalleryItemID
     public var item: Item
     public var sourceURL: String?
     /// Bytes of the stored copy.
@@ -80,7 +73,7 @@ public struct GalleryItem: Sendable, Hashable, Codable {
         try container.encode(addedAt, forKey: .addedAt)
     }
 
-    public init(id: String, item: Item, sourceURL: String?, size: Int, image: StoredImageRefs, addedAt: String) {
+    public init(id: GalleryItemID, item: Item, sourceURL: String?, size: Int, image: StoredImageRefs, addedAt: String) {
         self.id = id
         self.item = item
         self.sourceURL = sourceURL
@@ -105,7 +98,7 @@ public struct StoredImageRefs: Sendable, Hashable, Codable {
     /// The stored copy `hash` (`width`×`height`) through the image proxy: `stored:<hash>` references,
     /// signed like every image URL, each variant with the size it comes out at.
     init(hash: String, width: Int, height: Int, linker: any ImageLinking) {
-        let reference = StoredReference.reference(for: hash)
+        let reference = ImageReference.stored(hash: hash).string
         func ref(_ variant: ImageVariant) -> ImageRef {
             let size =
                 variant.maxDimension.flatMap { Geometry.fit(width: width, height: height, maxSide: $0) }
@@ -120,8 +113,8 @@ public struct StoredImageRefs: Sendable, Hashable, Codable {
 public enum GalleryChange: Sendable, Hashable {
     case created(Gallery)
     case added(revision: Int, index: Int, item: GalleryItem)
-    case removed(revision: Int, itemID: String)
-    case moved(revision: Int, itemID: String, index: Int)
+    case removed(revision: Int, itemID: GalleryItemID)
+    case moved(revision: Int, itemID: GalleryItemID, index: Int)
     case renamed(revision: Int, name: String)
     case deleted(revision: Int, deletedAt: String)
     case restored(revision: Int)

@@ -1,55 +1,100 @@
 import Foundation
+import TesseraFetcher
+import TesseraImages
+import TesseraImaging
 
-/// Why a gallery request cannot be done: an HTTP status, a code for the API's error shape, a sentence.
-public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var status: Int
-    public var code: String
-    public var message: String
-    /// The gallery's revision now, for `412` answers.
-    public var currentRevision: Int?
+/// Why a gallery request cannot be done. Each case carries what a person needs to act on it; `description`
+/// is the sentence for them. Statuses and codes are the HTTP edge's business (`APIError+Galleries.swift`),
+/// exit codes the CLI's.
+public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No gallery has this id (or the text given is not an id at all).
+    case galleryNotFound(String)
+    /// The gallery has no item with this id.
+    case itemNotFound(String)
+    /// A name that is empty or over 100 characters once trimmed.
+    case invalidName
+    /// A negative position.
+    case invalidIndex(Int)
+    /// The request itself is not what the call takes; the text says what is wrong.
+    case invalidBody(String)
+    /// The item to add cannot be kept (too large, no image from this server); the text says why.
+    case invalidItem(String)
+    /// More than one gallery has the name asked for (the CLI's GALLERY argument); `candidates` lists them.
+    case ambiguousName(String, candidates: [Gallery])
+    /// The gallery is in Recently deleted: it must be restored before it changes.
+    case galleryDeleted
+    /// `If-Match` named another revision than the gallery's.
+    case revisionMismatch(expected: Int, current: Int)
+    /// An upload or a request body over the limit (bytes).
+    case tooLarge(what: String, limit: Int)
+    /// A URL import could not be fetched.
+    case fetch(FetchError)
+    /// The bytes of an import are not an image this server takes.
+    case imaging(ImagingError)
+    /// The image proxy could not give a search result's image.
+    case proxy(ImageProxyError)
+    /// The database or the image folder failed: the gallery's data could not be read or saved.
+    case storage(underlying: any Error)
 
-    public init(status: Int, code: String, message: String, currentRevision: Int? = nil) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.currentRevision = currentRevision
+    public var description: String {
+        switch self {
+        case .galleryNotFound(let id):
+            "There is no gallery \"\(id.prefix(60))\"."
+        case .itemNotFound(let id):
+            "This gallery has no item \"\(id.prefix(60))\"."
+        case .invalidName:
+            "A gallery name is 1 to 100 characters (spaces at the ends do not count)."
+        case .invalidIndex(let index):
+            "The index must be 0 or more; \(index) is not."
+        case .invalidBody(let why), .invalidItem(let why):
+            why
+        case .ambiguousName(let name, let candidates):
+            "\(candidates.count) galleries are named \"\(name.prefix(60))\"; name one by its id ("
+                + candidates.map(\.id.rawValue).joined(separator: ", ") + ")."
+        case .galleryDeleted:
+            "This gallery is in Recently deleted: restore it before changing it."
+        case .revisionMismatch(let expected, let current):
+            "The gallery changed meanwhile (revision \(current), not \(expected)): reload it and try again."
+        case .tooLarge(let what, let limit):
+            "\(what) is larger than \(limit / 1_048_576) MB, more than Tessera takes."
+        case .fetch(let error):
+            error.description
+        case .imaging(let error):
+            error.description
+        case .proxy(let error):
+            String(describing: error)
+        case .storage(let underlying):
+            "The galleries could not be read or saved: \(underlying)"
+        }
     }
 
-    public var description: String { "\(code): \(message)" }
-
-    public static func galleryNotFound(_ id: String) -> GalleryError {
-        GalleryError(status: 404, code: "gallery_not_found", message: "There is no gallery \"\(id.prefix(60))\".")
-    }
-
-    public static func itemNotFound(_ id: String) -> GalleryError {
-        GalleryError(status: 404, code: "item_not_found", message: "This gallery has no item \"\(id.prefix(60))\".")
-    }
-
-    public static let invalidName = GalleryError(
-        status: 400, code: "invalid_name",
-        message: "A gallery name is 1 to 100 characters (spaces at the ends do not count).")
-
-    public static func invalidIndex(_ index: Int) -> GalleryError {
-        GalleryError(status: 400, code: "invalid_index", message: "The index must be 0 or more; \(index) is not.")
-    }
-
-    public static func invalidBody(_ why: String) -> GalleryError {
-        GalleryError(status: 400, code: "invalid_body", message: why)
-    }
-
-    public static func invalidItem(_ why: String) -> GalleryError {
-        GalleryError(status: 400, code: "invalid_item", message: why)
-    }
-
-    public static let galleryDeleted = GalleryError(
-        status: 409, code: "gallery_deleted",
-        message: "This gallery is in Recently deleted: restore it before changing it.")
-
-    public static func revisionMismatch(expected: Int, current: Int) -> GalleryError {
-        GalleryError(
-            status: 412, code: "revision_mismatch",
-            message: "The gallery changed meanwhile (revision \(current), not \(expected)): reload it and try again.",
-            currentRevision: current)
+    /// Same case with the same context; underlying errors compare by what they say.
+    public static func == (lhs: GalleryError, rhs: GalleryError) -> Bool {
+        switch (lhs, rhs) {
+        case (.galleryNotFound(let a), .galleryNotFound(let b)), (.itemNotFound(let a), .itemNotFound(let b)),
+            (.invalidBody(let a), .invalidBody(let b)), (.invalidItem(let a), .invalidItem(let b)):
+            a == b
+        case (.invalidName, .invalidName), (.galleryDeleted, .galleryDeleted):
+            true
+        case (.invalidIndex(let a), .invalidIndex(let b)):
+            a == b
+        case (.ambiguousName(let a, let x), .ambiguousName(let b, let y)):
+            a == b && x == y
+        case (.revisionMismatch(let a, let x), .revisionMismatch(let b, let y)):
+            a == b && x == y
+        case (.tooLarge(let a, let x), .tooLarge(let b, let y)):
+            a == b && x == y
+        case (.fetch(let a), .fetch(let b)):
+            a == b
+        case (.imaging(let a), .imaging(let b)):
+            a == b
+        case (.proxy(let a), .proxy(let b)):
+            String(describing: a) == String(describing: b)
+        case (.storage(let a), .storage(let b)):
+            String(describing: a) == String(describing: b)
+        default:
+            false
+        }
     }
 }
 

@@ -10,6 +10,13 @@ struct GalleryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var updatedAt: Double
     var deletedAt: Double?
     var revision: Int
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let deletedAt = Column(CodingKeys.deletedAt)
+    }
 }
 
 /// A `galleryItem` row.
@@ -26,4 +33,19 @@ struct GalleryItemRecord: Codable, FetchableRecord, PersistableRecord, Sendable 
     var width: Int
     var height: Int
     var addedAt: Double
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let galleryId = Column(CodingKeys.galleryId)
+        static let position = Column(CodingKeys.position)
+        static let imageHash = Column(CodingKeys.imageHash)
+        static let imageFormat = Column(CodingKeys.imageFormat)
+    }
+}
+
+extension GalleryItemRecord {
+    /// The items of one gallery (the `(galleryId, position)` index serves every such query).
+    static func inGallery(_ galleryID: String) -> QueryInterfaceRequest<GalleryItemRecord> {
+        filter(Columns.galleryId == galleryID)
+    }
 }

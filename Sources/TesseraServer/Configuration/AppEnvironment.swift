@@ -26,8 +26,8 @@ public struct AppEnvironment: Sendable {
     public let libraryIndexer: LibraryIndexer
     public let responseCache: ResponseCacheStore
     public let webAssets: WebAssets
+    /// Galleries, their image copies and live events: the one door to everything about galleries.
     public let galleries: GalleryService
-    public let galleryEvents: GalleryEvents
     public let logger: Logger
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
@@ -82,13 +82,8 @@ public struct AppEnvironment: Sendable {
                     throw ImageProxyError(status: status, code: error.code, message: error.description)
                 }
             }, logger: logger)
-        let galleryEvents = GalleryEvents(revisions: { ids in
-            (try? await GalleryStore.revisions(in: database, of: ids)) ?? [:]
-        })
-        let galleryStore = GalleryStore(
-            database: database, linker: signer, onChange: { id, change in galleryEvents.publish(id, change) })
         let galleries = GalleryService(
-            store: galleryStore, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
+            database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
             linker: signer, logger: logger)
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database,
@@ -96,7 +91,7 @@ public struct AppEnvironment: Sendable {
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
-            galleryEvents: galleryEvents, logger: logger)
+            logger: logger)
     }
 
     /// Writes what is still queued for the response cache and closes the HTTP client's connections.

@@ -10,55 +10,57 @@ import TesseraGalleries
 /// Every answer about one gallery carries `ETag: "<revision>"`; mutations honour `If-Match`.
 struct GalleriesController<Context: RequestContext> {
     let galleries: GalleryService
-    let events: GalleryEvents
     /// Largest upload accepted (the image size cap), and a ceiling for JSON bodies.
     let maxUploadBytes: Int
     static var maxJSONBytes: Int { 1 << 20 }
 
     func addRoutes(to router: Router<Context>) {
-        let store = galleries.store
+        let galleries = galleries
         router.get("/api/galleries") { request, _ in
             let deleted = request.uri.queryParameters.get("deleted") == "true"
-            return JSONBody.response(try await store.list(deleted: deleted))
+            return JSONBody.response(try await galleries.list(deleted: deleted))
         }
         router.post("/api/galleries") { request, _ in
             let body = try await Self.json(NameBody.self, request)
-            let gallery = try await store.create(name: body.name)
+            let gallery = try await galleries.create(name: body.name)
             return Self.answer(gallery, status: .created)
         }
         router.get("/api/galleries/{id}") { _, context in
-            Self.answer(try await store.gallery(try Self.id(context)))
+            Self.answer(try await galleries.gallery(try Self.id(context)))
         }
         router.patch("/api/galleries/{id}") { request, context in
             let body = try await Self.json(NameBody.self, request)
-            return Self.answer(
-                try await store.rename(try Self.id(context), to: body.name, ifRevision: try Self.ifMatch(request)))
+            let ifRevision = try Self.ifMatch(request)
+            return Self.answer(try await galleries.rename(try Self.id(context), to: body.name, ifRevision: ifRevision))
         }
         router.delete("/api/galleries/{id}") { request, context in
+            let ifRevision = try Self.ifMatch(request)
             let id = try Self.id(context)
             if request.uri.queryParameters.get("permanent") == "true" {
-                try await galleries.deletePermanently(id, ifRevision: try Self.ifMatch(request))
+                try await galleries.deletePermanently(id, ifRevision: ifRevision)
                 return Response(status: .noContent)
             }
-            return Self.answer(try await store.delete(id, ifRevision: try Self.ifMatch(request)))
+            return Self.answer(try await galleries.delete(id, ifRevision: ifRevision))
         }
         router.post("/api/galleries/{id}/restore") { request, context in
-            Self.answer(try await store.restore(try Self.id(context), ifRevision: try Self.ifMatch(request)))
+            let ifRevision = try Self.ifMatch(request)
+            return Self.answer(try await galleries.restore(try Self.id(context), ifRevision: ifRevision))
         }
         router.post("/api/galleries/{id}/items") { request, context in
             try await add(request, context)
         }
         router.delete("/api/galleries/{id}/items/{itemId}") { request, context in
-            let revision = try await galleries.remove(
-                context.parameters.get("itemId") ?? "", from: try Self.id(context),
-                ifRevision: try Self.ifMatch(request))
+            let ifRevision = try Self.ifMatch(request)
+            let id = try Self.id(context)
+            let revision = try await galleries.remove(try Self.itemID(context), from: id, ifRevision: ifRevision)
             return Self.answer(RevisionBody(revision: revision, index: nil), revision: revision)
         }
         router.post("/api/galleries/{id}/items/{itemId}/move") { request, context in
             let body = try await Self.json(MoveBody.self, request)
-            let (revision, index) = try await store.move(
-                context.parameters.get("itemId") ?? "", in: try Self.id(context), to: body.index,
-                ifRevision: try Self.ifMatch(request))
+            let ifRevision = try Self.ifMatch(request)
+            let id = try Self.id(context)
+            let (revision, index) = try await galleries.move(
+                try Self.itemID(context), in: id, to: body.index, ifRevision: ifRevision)
             return Self.answer(RevisionBody(revision: revision, index: index), revision: revision)
         }
         router.get("/api/galleries/{id}/events") { request, context in
@@ -83,7 +85,6 @@ struct GalleriesController<Context: RequestContext> {
     // MARK: - Adding
 
     private func add(_ request: Request, _ context: Context) async throws -> Response {
-        let id = try Self.id(context)
         let ifRevision = try Self.ifMatch(request)
         let contentType = request.headers[.contentType] ?? ""
         let added: (item: GalleryItem, index: Int, revision: Int)
@@ -93,21 +94,25 @@ struct GalleriesController<Context: RequestContext> {
             else {
                 throw GalleryError.invalidBody("Send the image as a multipart/form-data part named \"file\".")
             }
-            guard file.data.count <= maxUploadBytes else { throw Self.tooLarge("The upload", limit: maxUploadBytes) }
+            guard file.data.count <= maxUploadBytes else {
+                throw GalleryError.tooLarge(what: "The upload", limit: maxUploadBytes)
+            }
             let index = try form.part(named: "index").map { part in
                 guard let value = Int(String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces))
                 else { throw GalleryError.invalidBody("The index must be a whole number.") }
                 return value
             }
             added = try await galleries.add(
-                upload: file.data, fileName: file.fileName, to: id, at: index, ifRevision: ifRevision)
+                upload: file.data, fileName: file.fileName, to: try Self.id(context), at: index, ifRevision: ifRevision)
         } else {
             let body = try await Self.json(AddBody.self, request)
             switch (body.item, body.url) {
             case (let item?, nil):
-                added = try await galleries.add(item: item, to: id, at: body.index, ifRevision: ifRevision)
+                added = try await galleries.add(
+                    item: item, to: try Self.id(context), at: body.index, ifRevision: ifRevision)
             case (nil, let url?):
-                added = try await galleries.add(url: url, to: id, at: body.index, ifRevision: ifRevision)
+                added = try await galleries.add(
+                    url: url, to: try Self.id(context), at: body.index, ifRevision: ifRevision)
             default:
                 throw GalleryError.invalidBody(
                     "Send {\"item\": Item} or {\"url\": \"https://…\"} (optionally with \"index\"), or a multipart upload."
@@ -119,43 +124,22 @@ struct GalleriesController<Context: RequestContext> {
 
     // MARK: - Events
 
-    private func stream(_ request: Request, id: String) async throws -> Response {
-        // A missing gallery is a 404, not an empty stream.
-        let known = try await galleries.store.gallery(id, items: false).revision
-        let messages = events.subscribe(id, knownRevision: known)
+    /// The gallery's events as server-sent events; what to send is `GalleryEventStream`'s decision.
+    private func stream(_ request: Request, id: GalleryID) async throws -> Response {
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
-        let store = galleries.store
+        // Subscribed now, so a missing gallery is a 404, not an empty stream.
+        let events = try await galleries.events(of: id, lastEventID: lastEventID)
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
-            var sent = 0
-            func snapshot() async throws {
-                let gallery = try await store.gallery(id)
-                try await writer.write(Self.event("snapshot", id: gallery.revision, gallery))
-                sent = gallery.revision
-            }
-            // Read again now that the subscription is on: a change committed before it would otherwise be
-            // neither in this revision nor among the events.
-            if let lastEventID, try await lastEventID == store.gallery(id, items: false).revision {
-                sent = lastEventID
-            } else {
-                try await snapshot()
-            }
             // A stream never ends by itself: it must not hold up a graceful shutdown.
-            loop: for await message in messages.cancelOnGracefulShutdown() {
-                switch message {
-                case .change(.gone):
-                    try await writer.write(Self.event("gone", id: nil, EmptyBody()))
-                    break loop
+            for try await event in events.cancelOnGracefulShutdown() {
+                switch event {
+                case .snapshot(let gallery):
+                    try await writer.write(Self.event("snapshot", id: gallery.revision, gallery))
                 case .change(let change):
-                    guard let revision = change.revision, revision > sent else { continue }
-                    if revision > sent + 1 {
-                        try await snapshot()
-                    } else if let event = Self.event(for: change) {
-                        try await writer.write(event)
-                        sent = revision
-                    }
-                case .changedElsewhere(let revision):
-                    if revision > sent { try await snapshot() }
+                    if let event = Self.event(for: change) { try await writer.write(event) }
+                case .gone:
+                    try await writer.write(Self.event("gone", id: nil, EmptyBody()))
                 case .heartbeat:
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 }
@@ -208,7 +192,7 @@ struct GalleriesController<Context: RequestContext> {
     }
     struct ItemEvent: Encodable {
         let revision: Int
-        let itemId: String
+        let itemId: GalleryItemID
         let index: Int?
     }
     struct RenamedEvent: Encodable {
@@ -221,8 +205,17 @@ struct GalleriesController<Context: RequestContext> {
     }
     struct EmptyBody: Encodable {}
 
-    static func id(_ context: Context) throws -> String {
-        context.parameters.get("id") ?? ""
+    /// The gallery id in the path; one that is not an id names no gallery.
+    static func id(_ context: Context) throws(GalleryError) -> GalleryID {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = GalleryID(text) else { throw .galleryNotFound(text) }
+        return id
+    }
+
+    static func itemID(_ context: Context) throws(GalleryError) -> GalleryItemID {
+        let text = context.parameters.get("itemId") ?? ""
+        guard let id = GalleryItemID(text) else { throw .itemNotFound(text) }
+        return id
     }
 
     /// `If-Match: "17"`, `17` or `W/"17"`; `*` (or none) asks for no check.
@@ -252,14 +245,8 @@ struct GalleriesController<Context: RequestContext> {
         do {
             return Data(buffer: try await request.body.collect(upTo: limit))
         } catch {
-            throw tooLarge(what, limit: limit)
+            throw GalleryError.tooLarge(what: what, limit: limit)
         }
-    }
-
-    static func tooLarge(_ what: String, limit: Int) -> GalleryError {
-        GalleryError(
-            status: 413, code: "too_large",
-            message: "\(what) is larger than \(limit / 1_048_576) MB, more than Tessera takes.")
     }
 
     static func json<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {

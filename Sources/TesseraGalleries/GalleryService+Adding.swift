@@ -1,0 +1,132 @@
+import Foundation
+import TesseraCore
+import TesseraFetcher
+import TesseraImages
+import TesseraImaging
+
+/// Adding images: gets an image's bytes (through the image proxy for a search result, the guarded fetcher
+/// for a URL, the request for an upload), checks them, stores the copy, then the row.
+extension GalleryService {
+    /// Adds a search result. Its image comes through the image proxy from the item's own signed `full` URL
+    /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched.
+    public func add(item: Item, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
+            throw .invalidItem("This item is too large to keep (title, tags or metadata).")
+        }
+        guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
+            let path = SignedImagePath(url)
+        else { throw .invalidItem("The item has no image address from this server.") }
+        let served: ServedImage
+        do {
+            served = try await proxy.image(
+                variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
+                acceptsWebP: false)
+        } catch {
+            throw .proxy(error)
+        }
+        let data = Data(served.body.readableBytesView)
+        let image = try await stored(data, .result(item), sourceURL: item.pageURL)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    /// Adds the image at `url`, fetched with the guarded fetcher (private networks refused, size capped
+    /// while streaming, magic numbers checked on the first bytes).
+    public func add(url: String, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
+        let data: Data
+        do {
+            data = try await fetcher.fetch(
+                url, prefixLength: ImageSniffer.prefixLength, validatePrefix: { ImageSniffer.format(of: $0) != nil }
+            ).data
+        } catch {
+            throw .fetch(error)
+        }
+        let name = URL(string: url).map { ($0.lastPathComponent.removingPercentEncoding ?? $0.lastPathComponent) }
+        let host = URL(string: url)?.host ?? "the web"
+        let origin = Origin.imported(
+            .web, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
+            metadata: [MetadataEntry("Imported from", url)])
+        let image = try await stored(data, origin, sourceURL: url)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    /// Adds uploaded bytes (already capped by the caller at the configured size).
+    public func add(
+        upload data: Data, fileName: String?, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil
+    ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        let origin = Origin.imported(
+            .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
+            metadata: fileName.map { [MetadataEntry("File name", $0)] } ?? [])
+        let image = try await stored(data, origin, sourceURL: nil)
+        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+    }
+
+    // MARK: - Steps
+
+    /// Fails early, before any download, for a gallery that does not exist, is deleted, or has moved on.
+    private func ensureWritable(_ id: GalleryID, index: Int?, ifRevision: Int?) async throws(GalleryError) {
+        if let index, index < 0 { throw .invalidIndex(index) }
+        let gallery = try await store.gallery(id, items: false)
+        if let ifRevision, ifRevision != gallery.revision {
+            throw .revisionMismatch(expected: ifRevision, current: gallery.revision)
+        }
+        if gallery.deletedAt != nil { throw .galleryDeleted }
+    }
+
+    /// Where an image comes from: a search result, kept as it is, or an import (a URL or an upload), whose
+    /// item is made once its bytes are stored: it is known by their hash and shows its own copy.
+    private enum Origin {
+        case result(Item)
+        case imported(SourceID, title: String, pageURL: String?, metadata: [MetadataEntry])
+    }
+
+    /// Checks the bytes are an image within the pixel cap (header only), then stores the copy.
+    private func stored(_ data: Data, _ origin: Origin, sourceURL: String?) async throws(GalleryError)
+        -> NewGalleryImage
+    {
+        let header: ImageHeader
+        do {
+            header = try processor.header(of: data)
+        } catch {
+            throw .imaging(error)
+        }
+        let hash: String
+        do {
+            hash = try await files.store(data)
+        } catch {
+            throw .storage(underlying: error)
+        }
+        let item: Item
+        switch origin {
+        case .result(let result):
+            item = result
+        case .imported(let source, let title, let pageURL, var metadata):
+            let copy = StoredImageRefs(hash: hash, width: header.width, height: header.height, linker: linker)
+            metadata.add("Format", header.format.mimeType)
+            metadata.add("Size", "\(header.width) × \(header.height)")
+            item = Item(
+                id: ItemID(source: source, nativeID: String(hash.prefix(16))), kind: .image, title: title,
+                pageURL: pageURL, thumbnail: copy.thumbnail, preview: copy.preview, full: copy.original,
+                metadata: metadata)
+        }
+        return NewGalleryImage(
+            item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
+            width: header.width, height: header.height)
+    }
+
+    /// "sunset_over-the.sea.jpg" → "sunset over the.sea"; nil when nothing readable is left.
+    static func title(fromFileName name: String?) -> String? {
+        guard var name, !name.isEmpty, name != "/" else { return nil }
+        if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
+        let words = name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.isEmpty ? nil : String(words.prefix(200))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import TesseraCore
+import TesseraStorage
+
+extension GalleryStore {
+    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first.
+    func list(deleted: Bool = false) async throws(GalleryError) -> [Gallery] {
+        let linker = linker
+        return try await run {
+            try await self.writer.read { db in
+                typealias Columns = GalleryRecord.Columns
+                let request =
+                    deleted
+                    ? GalleryRecord.filter(Columns.deletedAt != nil).order(Columns.deletedAt.desc)
+                    : GalleryRecord.filter(Columns.deletedAt == nil).order(
+                        Columns.updatedAt.desc, Columns.createdAt.desc)
+                return try request.fetchAll(db).map { try Self.summary($0, db, linker: linker) }
+            }
+        }
+    }
+
+    /// One gallery, with its items in order when `items` is true.
+    func gallery(_ id: GalleryID, items: Bool = true) async throws(GalleryError) -> Gallery {
+        let linker = linker
+        return try await run {
+            try await self.writer.read { db in
+                guard let record = try GalleryRecord.fetchOne(db, key: id.rawValue) else {
+                    throw GalleryError.galleryNotFound(id.rawValue)
+                }
+                var gallery = try Self.summary(record, db, linker: linker)
+                if items {
+                    gallery.items = try GalleryItemRecord.inGallery(id.rawValue)
+                        .order(GalleryItemRecord.Columns.position).fetchAll(db).map {
+                            try Self.item($0, linker: linker)
+                        }
+                }
+                return gallery
+            }
+        }
+    }
+
+    /// Revisions of these galleries now (missing ones left out), for streams watching for outside changes.
+    /// Given only the database: the event poller is made before the store.
+    static func revisions(in database: AppDatabase, of ids: [GalleryID]) async throws -> [GalleryID: Int] {
+        guard !ids.isEmpty else { return [:] }
+        return try await database.writer.read { db in
+            var revisions: [GalleryID: Int] = [:]
+            for record in try GalleryRecord.filter(keys: ids.map(\.rawValue)).fetchAll(db) {
+                revisions[GalleryID(unchecked: record.id)] = record.revision
+            }
+            return revisions
+        }
+    }
+
+    /// Each item's stored image.
+    func storedImages(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: StoredImage] {
+        try await run {
+            try await self.writer.read { db in
+                typealias Columns = GalleryItemRecord.Columns
+                let rows = try GalleryItemRecord.inGallery(id.rawValue)
+                    .select(Columns.id, Columns.imageHash, Columns.imageFormat).asRequest(of: Row.self).fetchAll(db)
+                var images: [GalleryItemID: StoredImage] = [:]
+                for row in rows {
+                    images[GalleryItemID(unchecked: row[Columns.id])] = StoredImage(
+                        hash: row[Columns.imageHash], format: row[Columns.imageFormat])
+                }
+                return images
+            }
+        }
+    }
+
+    /// Item `itemID` as it was added: what adding it again elsewhere needs.
+    func image(of itemID: GalleryItemID, in id: GalleryID) async throws(GalleryError) -> NewGalleryImage {
+        try await run {
+            try await self.writer.read { db in
+                guard
+                    let row = try GalleryItemRecord.inGallery(id.rawValue)
+                        .filter(GalleryItemRecord.Columns.id == itemID.rawValue).fetchOne(db)
+                else { throw GalleryError.itemNotFound(itemID.rawValue) }
+                return NewGalleryImage(
+                    item: try JSONDecoder().decode(Item.self, from: Data(row.item.utf8)), sourceURL: row.sourceURL,
+                    hash: row.imageHash, format: row.imageFormat, size: row.imageSize, width: row.width,
+                    height: row.height)
+            }
+        }
+    }
+
+    /// Every stored image some item names.
+    func referencedHashes() async throws(GalleryError) -> Set<String> {
+        try await run {
+            try await self.writer.read { db in
+                try GalleryItemRecord.select(GalleryItemRecord.Columns.imageHash, as: String.self).distinct()
+                    .fetchSet(db)
+            }
+        }
+    }
+}
