@@ -49,7 +49,7 @@ public final class GalleryService: Sendable {
                 variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
                 acceptsWebP: false)
         } catch {
-            throw GalleryError(status: error.status, code: error.code, message: error.message)
+            throw Self.galleryError(error)
         }
         let data = Data(served.body.readableBytesView)
         let image = try await stored(data, .result(item), sourceURL: item.pageURL)
@@ -69,7 +69,7 @@ public final class GalleryService: Sendable {
                 url, prefixLength: ImageSniffer.prefixLength, validatePrefix: { ImageSniffer.format(of: $0) != nil }
             ).data
         } catch {
-            throw Self.importError(ImageProxyError(error))
+            throw Self.importError(Self.galleryError(error))
         }
         let name = URL(string: url).map { ($0.lastPathComponent.removingPercentEncoding ?? $0.lastPathComponent) }
         let host = URL(string: url)?.host ?? "the web"
@@ -143,7 +143,7 @@ public final class GalleryService: Sendable {
         do {
             header = try processor.header(of: data)
         } catch {
-            throw Self.importError(ImageProxyError(error))
+            throw Self.importError(Self.galleryError(error))
         }
         let hash: String
         do {
@@ -179,7 +179,7 @@ public final class GalleryService: Sendable {
     }
 
     /// An import's failure, in the statuses the galleries API promises: 413 for too big, 415 for not an image.
-    static func importError(_ error: ImageProxyError) -> GalleryError {
+    static func importError(_ error: GalleryError) -> GalleryError {
         let status =
             switch error.code {
             case "too_large", "too_many_pixels": 413
@@ -187,5 +187,48 @@ public final class GalleryService: Sendable {
             default: error.status
             }
         return GalleryError(status: status, code: error.code, message: error.message)
+    }
+
+    // Stopgap for the error enums of issue 10: `ImageProxyError` no longer holds a status or code (the HTTP
+    // edge maps it, in `APIError+Images.swift`); these give galleries the same ones until `GalleryError`
+    // carries the image errors as cases and the edge maps them too.
+    static func galleryError(_ error: ImageProxyError) -> GalleryError {
+        switch error {
+        case .unknownVariant: GalleryError(status: 404, code: "not_found", message: error.description)
+        case .invalidSignature: GalleryError(status: 403, code: "invalid_signature", message: error.description)
+        case .fetch(let error): galleryError(error)
+        case .imaging(let error): galleryError(error)
+        case .file(let file):
+            switch file {
+            case .notLocal: GalleryError(status: 403, code: "not_local", message: file.description)
+            case .outsideLibrary: GalleryError(status: 403, code: "outside_library", message: file.description)
+            case .notAFile: GalleryError(status: 403, code: "not_a_file", message: file.description)
+            case .missing: GalleryError(status: 404, code: "not_found", message: file.description)
+            case .noStoredCopy: GalleryError(status: 404, code: "image_not_found", message: file.description)
+            }
+        case .fileGone: GalleryError(status: 404, code: "image_not_found", message: error.description)
+        case .internal:
+            GalleryError(status: 500, code: "image_failed", message: "The image could not be prepared on the server.")
+        }
+    }
+
+    static func galleryError(_ error: FetchError) -> GalleryError {
+        let status =
+            switch error {
+            case .invalidURL, .unsupportedScheme, .refusedAddress: 403
+            case .timeout: 504
+            case .upstreamStatus(_, let upstream) where upstream == 404 || upstream == 410: 404
+            default: 502
+            }
+        return GalleryError(status: status, code: error.code, message: error.message)
+    }
+
+    static func galleryError(_ error: ImagingError) -> GalleryError {
+        switch error {
+        case .notAnImage: GalleryError(status: 502, code: "not_an_image", message: error.description)
+        case .tooManyPixels: GalleryError(status: 502, code: "too_many_pixels", message: error.description)
+        case .unreadable: GalleryError(status: 502, code: "unreadable_image", message: error.description)
+        case .failed: GalleryError(status: 500, code: "image_failed", message: "The image could not be processed.")
+        }
     }
 }
