@@ -75,7 +75,6 @@ let package = Package(
                 "TesseraStorage",
                 "TesseraImaging",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Image URLs handed to clients and the proxy behind them: signing, coalescing, memory and disk caches.
@@ -88,7 +87,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Galleries: the store (SQLite), their own image copies, the change events, export.
@@ -103,8 +101,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                // Blocking file work (image copies, export) on NIO's thread pool, off the event loops.
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The Hummingbird application: configuration, environment, routes.
@@ -180,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "TesseraImagesTests",
             dependencies: [
-                "TesseraImages", "TesseraCore", "TesseraTestSupport",
+                "TesseraImages", "TesseraCore",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOPosix
 import TesseraCore
 import TesseraFetcher
 import TesseraImages
@@ -114,7 +113,7 @@ public final class GalleryService: Sendable {
     public func deletePermanently(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) {
         let unused = try await store.deletePermanently(id, ifRevision: ifRevision)
         let files = files
-        try? await NIOThreadPool.singleton.runIfActive { files.remove(hashes: unused) }
+        _ = try? await files.blocking { files.remove(hashes: unused) }
     }
 
     // MARK: - Changing items

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraCore
 
 /// The key that signs image URLs: `TESSERA_SECRET` when set, else a random key made on first start and kept
 /// in the data folder (readable by the owner only), so signed URLs stay valid across restarts.
@@ -14,15 +15,10 @@ public enum ImageSecret {
         if let existing = try? Data(contentsOf: file), existing.count >= 32 {
             return existing
         }
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        let temporary = dataDirectory.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: temporary.path, contents: secret, attributes: [.posixPermissions: 0o600])
-        // Rename is atomic: two processes starting at once both end with one secret, never a torn file.
-        if rename(temporary.path, file.path) != 0 {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown)
-        }
+        // Written whole under its name or not at all: a process starting at the same moment never reads a
+        // torn key.
+        try AtomicFile.write(secret, to: file, permissions: 0o600)
         return (try? Data(contentsOf: file)) ?? secret
     }
 }

@@ -27,21 +27,30 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        var configuration = try common.configuration()
+        var configuration = try Exit.configuration(common)
         if let host { configuration.host = host }
-        do {
+        do throws(ConfigurationError) {
             if let port { configuration.port = try AppConfiguration.parsePort(port) }
             try configuration.validateForServing()
         } catch {
-            throw ValidationError(error.description)
+            throw Exit.badInput(error.description)
         }
         if !libraries.isEmpty { configuration.libraries = libraries }
         let logger = Terminal.bootstrapLogging(level: configuration.logLevel)
-        let environment = try await AppEnvironment.live(configuration, logger: logger)
+        let environment: AppEnvironment
+        do {
+            environment = try await AppEnvironment.live(configuration, logger: logger)
+        } catch {
+            throw Exit.failure("Tessera could not start: \(error)")
+        }
         let host = configuration.host
         let app = buildApplication(environment) { port in
             Terminal.out("Tessera is running on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            throw Exit.failure("Tessera stopped serving on \(host) port \(configuration.port): \(error)")
+        }
     }
 }

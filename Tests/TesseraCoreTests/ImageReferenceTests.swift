@@ -34,4 +34,24 @@ import Testing
         #expect(ImageReference("local:/a%00b.jpg") == nil, "NUL in the path")
         #expect(ImageReference("local:%ZZ") == nil, "bad percent-encoding")
     }
+
+    @Test func saysWhyALocalFormNamesNoFile() {
+        #expect(throws: ImageFileError.noStoredCopy("stored:abc")) { try ImageReference(parsing: "stored:abc") }
+        #expect(throws: ImageFileError.notLocal("local:a.jpg")) { try ImageReference(parsing: "local:a.jpg") }
+        #expect(throws: Never.self) { try ImageReference(parsing: "ftp://x/y.png") }
+    }
+
+    @Test func filesByKindAsksTheOneThatServesTheReference() throws {
+        struct Folder: LocalImageFiles {
+            let path: String
+            func file(for reference: ImageReference) throws(ImageFileError) -> URL {
+                URL(fileURLWithPath: path + "/" + String(reference.string.prefix(6)))
+            }
+        }
+        let files = ImageFilesByKind(library: Folder(path: "/library"), stored: Folder(path: "/stored"))
+        let hash = String(repeating: "0", count: 64)
+        #expect(try files.file(for: .library(path: "/p.jpg", version: nil)).path == "/library/local:")
+        #expect(try files.file(for: .stored(hash: hash)).path == "/stored/stored")
+        #expect(throws: ImageFileError.notLocal("https://x/y.png")) { try files.file(for: .web("https://x/y.png")) }
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import TesseraImaging
@@ -22,52 +21,5 @@ struct ConcurrencyTests {
         #expect(sizes.count == 20)
         #expect(sizes.allSatisfy { $0 == 300 })
         #expect((1...2).contains(processor.pool.peakRunning))
-    }
-
-    @Test("Work runs on the pool's own threads, not the caller's")
-    func ownThreads() async throws {
-        let pool = WorkerPool(size: 1, name: "test-pool")
-        defer { pool.shutdown() }
-        let thread = try await pool.run { pthread_self() }
-        #expect(pool.threads.contains(thread))
-        #expect(pthread_self() != thread)
-    }
-
-    @Test("A job still queued when its task is cancelled is dropped without running")
-    func cancellation() async throws {
-        let pool = WorkerPool(size: 1, name: "test-pool")
-        defer { pool.shutdown() }
-        let gate = Gate()
-        let ran = Mutex(false)
-        // The only thread is busy until the gate opens.
-        let blocker = Task { try await pool.run { gate.wait() } }
-        while pool.peakRunning == 0 { await Task.yield() }
-        let queued = Task { try await pool.run { ran.withLock { $0 = true } } }
-        queued.cancel()
-        await #expect(throws: ImagingError.self) { try await queued.value }
-        gate.open()
-        try await blocker.value
-        // Give the thread a job after the dropped one: if that one had stayed queued, it would run first.
-        try await pool.run {}
-        #expect(ran.withLock { $0 } == false)
-    }
-}
-
-/// Blocks threads until opened.
-final class Gate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func wait() {
-        condition.withLock {
-            while !isOpen { condition.wait() }
-        }
-    }
-
-    func open() {
-        condition.withLock {
-            isOpen = true
-            condition.broadcast()
-        }
     }
 }

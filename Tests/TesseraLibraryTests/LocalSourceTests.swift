@@ -43,7 +43,7 @@ struct LocalSourceTests {
         #expect((item.full?.width, item.full?.height) == (451, 300))
         #expect(thumbnail.url.hasPrefix("local:" + folder.path))
         #expect(thumbnail.url.contains("?v=\(Sample.cat.data.count)-"), "versioned by size and time")
-        let file = try LocalFile.resolve(thumbnail.url, roots: source.roots)
+        let file = try LibraryFiles(roots: source.roots).file(for: ImageReference(parsing: thumbnail.url))
         #expect(try Data(contentsOf: file) == Sample.cat.data)
 
         let labels = item.metadata.map(\.label)

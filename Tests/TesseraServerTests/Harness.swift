@@ -11,7 +11,7 @@ import Testing
 /// The real app, over real HTTP, pointed at stand-ins for the providers, with its own empty data folder.
 func withTessera(
     _ providers: [any StandInProvider], sourceTimeout: String = "10", extraEnvironment: [String: String] = [:],
-    dataFolder: URL? = nil, standIns: StandInServer? = nil,
+    dataFolder: URL? = nil, standIns: StandInServer? = nil, logger: Logger? = nil,
     _ body: @Sendable (any TestClientProtocol, StandInServer) async throws -> Void
 ) async throws {
     let ownsStandIns = standIns == nil
@@ -27,9 +27,9 @@ func withTessera(
     environment["TESSERA_SAMPLES"] = "none"
     environment.merge(extraEnvironment) { _, new in new }
     let configuration = try AppConfiguration(environment: environment)
-    var logger = Logger(label: "tessera-test")
-    logger.logLevel = .critical
-    let app = buildApplication(try await AppEnvironment.live(configuration, logger: logger))
+    var quiet = Logger(label: "tessera-test")
+    quiet.logLevel = .critical
+    let app = buildApplication(try await AppEnvironment.live(configuration, logger: logger ?? quiet))
     do {
         try await app.test(.live) { client in try await body(client, server) }
     } catch {

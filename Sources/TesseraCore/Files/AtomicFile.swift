@@ -15,7 +15,18 @@ public enum AtomicFile {
     /// - Parameter syncFolder: also flush the folder after the rename, so the new name itself survives a
     ///   power cut (for data a user was told is saved; a cache can do without).
     public static func write(_ data: Data, to url: URL, syncFolder: Bool = false) throws {
-        let pending = try Pending(for: url)
+        try write(data, to: url, attributes: nil, syncFolder: syncFolder)
+    }
+
+    /// The same, the file created with `permissions` (`0o600` for a key): it never exists readable by others.
+    public static func write(_ data: Data, to url: URL, permissions: Int, syncFolder: Bool = false) throws {
+        try write(data, to: url, attributes: [.posixPermissions: permissions], syncFolder: syncFolder)
+    }
+
+    private static func write(
+        _ data: Data, to url: URL, attributes: [FileAttributeKey: Any]?, syncFolder: Bool
+    ) throws {
+        let pending = try Pending(for: url, attributes: attributes)
         do {
             try pending.handle.write(contentsOf: data)
             try pending.commit(syncFolder: syncFolder)
@@ -47,11 +58,11 @@ public enum AtomicFile {
         let temporary: URL
         let handle: FileHandle
 
-        init(for url: URL) throws {
+        init(for url: URL, attributes: [FileAttributeKey: Any]? = nil) throws {
             let folder = url.deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let temporary = folder.appendingPathComponent(AtomicFile.temporaryPrefix + UUID().uuidString)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: attributes) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
             }
             do {

@@ -20,9 +20,16 @@ public enum ImageReference: Sendable, Hashable, CustomStringConvertible {
     /// Reads a reference back from its signed form; `nil` for a `local:` or `stored:` form that is malformed
     /// (anything else is taken as a web address, which the fetcher checks on its own).
     public init?(_ string: String) {
+        guard let reference = try? ImageReference(parsing: string) else { return nil }
+        self = reference
+    }
+
+    /// Reads a reference back from its signed form, or says why a `local:` or `stored:` form names no file
+    /// (`notLocal` and `noStoredCopy`). Anything else is taken as a web address.
+    public init(parsing string: String) throws(ImageFileError) {
         if string.hasPrefix(Self.storedScheme) {
             let hash = String(string.dropFirst(Self.storedScheme.count))
-            guard Self.isValidHash(hash) else { return nil }
+            guard Self.isValidHash(hash) else { throw .noStoredCopy(string) }
             self = .stored(hash: hash)
         } else if string.hasPrefix(Self.libraryScheme) {
             var encoded = string.dropFirst(Self.libraryScheme.count)
@@ -33,7 +40,7 @@ public enum ImageReference: Sendable, Hashable, CustomStringConvertible {
                 encoded = encoded[..<query]
             }
             guard let path = String(encoded).removingPercentEncoding, path.hasPrefix("/"), !path.contains("\0") else {
-                return nil
+                throw .notLocal(string)
             }
             self = .library(path: path, version: version)
         } else {

@@ -1,5 +1,4 @@
-import NIOPosix
-import Synchronization
+import TesseraCore
 
 #if canImport(Glibc)
     import Glibc
@@ -16,14 +15,16 @@ protocol HostResolver: Sendable {
     func addresses(of host: String) async throws(FetchError) -> [IPAddress]
 }
 
-/// The system resolver (`getaddrinfo`), run on NIO's blocking thread pool so it never holds a thread of
-/// Swift's cooperative pool. `getaddrinfo` reads numeric hosts the way `inet_aton` does, so odd spellings
+/// The system resolver (`getaddrinfo`), run on threads of its own so it never holds a thread of Swift's
+/// cooperative pool. `getaddrinfo` reads numeric hosts the way `inet_aton` does, so odd spellings
 /// (`2130706433`, `0177.0.0.1`, `127.1`, `0x7f.0.0.1`) come back as the address they really mean.
 struct SystemResolver: HostResolver {
-    var threadPool: NIOThreadPool = .singleton
+    /// At most this many lookups at once.
+    var pool = BlockingPool(size: 4, name: "resolver")
 
     func addresses(of host: String) async throws(FetchError) -> [IPAddress] {
-        let result = await Self.run(on: threadPool) { Self.lookUp(host) }
+        // Dropped, not waited for, when the fetch is cancelled: a hung lookup never outlives its deadline.
+        let result = await pool.run(abandonOnCancel: true) { Self.lookUp(host) }
         switch result {
         case .some(let addresses) where !addresses.isEmpty:
             return addresses
@@ -67,62 +68,5 @@ struct SystemResolver: HostResolver {
             if !addresses.contains(address) { addresses.append(address) }
         }
         return addresses
-    }
-
-    /// Runs `work` on `threadPool`; nil when the task is cancelled first (the late result is dropped), so a
-    /// hung lookup never outlives the fetch's deadline.
-    static func run<T: Sendable>(on threadPool: NIOThreadPool, _ work: @escaping @Sendable () -> T) async -> T? {
-        let slot = ContinuationSlot<T>()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                slot.install(continuation)
-                threadPool.submit { state in
-                    guard case .active = state else { return slot.resume(nil) }
-                    slot.resume(work())
-                }
-            }
-        } onCancel: {
-            slot.resume(nil)
-        }
-    }
-}
-
-/// A continuation resumed exactly once, by whichever of the work and the cancellation comes first.
-private final class ContinuationSlot<T: Sendable>: Sendable {
-    private enum State {
-        case waiting
-        case installed(CheckedContinuation<T?, Never>)
-        case resumedEarly
-        case done
-    }
-
-    private let state = Mutex(State.waiting)
-
-    func install(_ continuation: CheckedContinuation<T?, Never>) {
-        let resumeNow = state.withLock { state -> Bool in
-            if case .resumedEarly = state {
-                state = .done
-                return true
-            }
-            state = .installed(continuation)
-            return false
-        }
-        if resumeNow { continuation.resume(returning: nil) }
-    }
-
-    func resume(_ value: T?) {
-        let continuation = state.withLock { state -> CheckedContinuation<T?, Never>? in
-            switch state {
-            case .installed(let continuation):
-                state = .done
-                return continuation
-            case .waiting:
-                state = .resumedEarly
-                return nil
-            case .resumedEarly, .done:
-                return nil
-            }
-        }
-        continuation?.resume(returning: value)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 import TesseraCore
 
 /// A gallery as a ZIP file: `gallery.json` (the gallery and its items, each naming its image file) and
@@ -49,7 +48,7 @@ public struct GalleryExport: Sendable {
             let slug = Self.slug(entry.item.title)
             let name = "images/\(prefix)\(slug.isEmpty ? "" : "-" + slug).\(Self.fileExtension(image.format))"
             let file = files.url(forHash: image.hash)
-            let data = try await NIOThreadPool.singleton.runIfActive { try Data(contentsOf: file) }
+            let data = try await files.blocking { try Data(contentsOf: file) }
             try await write(try archive.entry(name: name, data: data))
             exported.append(
                 ExportedItem(
@@ -70,7 +69,7 @@ public struct GalleryExport: Sendable {
         var size = 0
         try await AtomicFile.write(to: destination, syncFolder: true) { handle in
             try await write { data in
-                try await NIOThreadPool.singleton.runIfActive { try handle.write(contentsOf: data) }
+                try await files.blocking { try handle.write(contentsOf: data) }
                 size += data.count
             }
         }

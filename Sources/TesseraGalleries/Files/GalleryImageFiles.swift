@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import NIOPosix
 import TesseraCore
 
 /// The galleries' own copies of their images: content-addressed files in `<data>/gallery-images/`, named by
@@ -11,14 +10,23 @@ import TesseraCore
 /// which `removeUnreferenced` collects once it is old enough.
 public struct GalleryImageFiles: Sendable {
     public let directory: URL
+    /// Threads for the file work, so writes and fsyncs never hold the caller's (see `BlockingPool`).
+    private let work: BlockingPool
 
     /// How old an unreferenced file must be before `removeUnreferenced` deletes it: another process on the
     /// same data folder (the CLI beside `tessera serve`) may have just written it and not yet committed
     /// the row that names it.
     public static let unreferencedGrace: TimeInterval = 3600
 
-    public init(directory: URL) {
+    public init(directory: URL, work: BlockingPool = BlockingPool(size: 2, name: "gallery-files")) {
         self.directory = directory
+        self.work = work
+    }
+
+    /// Runs blocking file work (reads, writes, removals of these files) on the files' own threads.
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let value = try await work.run(body) else { throw CancellationError() }
+        return value
     }
 
     public static func hash(of data: Data) -> String {
@@ -31,11 +39,11 @@ public struct GalleryImageFiles: Sendable {
 
     /// Stores `data` durably and returns its hash. An identical file already there is kept, its time
     /// renewed, so a collection starting meanwhile in another process leaves it alone (see above).
-    /// The file work (write, fsync, rename) runs on NIO's blocking pool, off the caller's thread.
+    /// The file work (write, fsync, rename) runs on the files' own threads, off the caller's.
     public func store(_ data: Data) async throws -> String {
         let hash = Self.hash(of: data)
         let url = url(forHash: hash)
-        try await NIOThreadPool.singleton.runIfActive {
+        try await blocking {
             if (try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)) == nil {
                 try AtomicFile.write(data, to: url, syncFolder: true)
             }
@@ -76,17 +84,5 @@ public struct GalleryImageFiles: Sendable {
             }
         }
         return removed
-    }
-}
-
-/// `stored:<sha256>`, as the image proxy's resolver in `AppEnvironment` still reads it.
-@available(*, deprecated, message: "Use ImageReference.stored(hash:) from TesseraCore.")
-public enum StoredReference {
-    public static let prefix = "stored:"
-
-    /// The hash a reference names, when it is one of ours.
-    public static func hash(of reference: String) -> String? {
-        guard case .stored(let hash)? = ImageReference(reference) else { return nil }
-        return hash
     }
 }

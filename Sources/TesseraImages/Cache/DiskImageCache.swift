@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOPosix
 import Synchronization
 import TesseraCore
 
@@ -10,11 +9,12 @@ import TesseraCore
 /// that is flushed to disk and then renamed over the final name, so a crash leaves either the whole image
 /// or none, never a torn one; leftover temporary files are deleted at start. The use order lives in memory;
 /// at start it is rebuilt from the files' modification times (refreshed on a hit at most once a day), so
-/// the cache survives restarts with its order roughly intact. File work runs on NIO's blocking-I/O thread
-/// pool, never on Swift's cooperative threads.
+/// the cache survives restarts with its order roughly intact. File work runs on the cache's own threads
+/// (`BlockingPool`), never on Swift's cooperative threads.
 public final class DiskImageCache: Sendable {
     public let directory: URL
     private let files: Mutex<CostLRU<String, Date>>
+    private let pool: BlockingPool
     private let logger: Logger
     private static let touchInterval: TimeInterval = 24 * 60 * 60
     private static let temporaryPrefix = AtomicFile.temporaryPrefix
@@ -23,13 +23,17 @@ public final class DiskImageCache: Sendable {
     public static func open(
         directory: URL, capacityBytes: Int, logger: Logger = Logger(label: "tessera.images.disk")
     ) async throws -> DiskImageCache {
-        try await NIOThreadPool.singleton.runIfActive {
-            try DiskImageCache(directory: directory, capacityBytes: capacityBytes, logger: logger)
+        let pool = BlockingPool(size: 2, name: "image-cache")
+        let cache = try await pool.run {
+            try DiskImageCache(directory: directory, capacityBytes: capacityBytes, pool: pool, logger: logger)
         }
+        guard let cache else { throw CancellationError() }
+        return cache
     }
 
-    private init(directory: URL, capacityBytes: Int, logger: Logger) throws {
+    private init(directory: URL, capacityBytes: Int, pool: BlockingPool, logger: Logger) throws {
         self.directory = directory
+        self.pool = pool
         self.logger = logger
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -65,7 +69,7 @@ public final class DiskImageCache: Sendable {
         let url = Self.path(for: name, in: directory)
         let refresh = Date().timeIntervalSince(stamp) > Self.touchInterval
         do {
-            return try await NIOThreadPool.singleton.runIfActive {
+            return try await pool.run {
                 let data = try Data(contentsOf: url)
                 if refresh {
                     try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
@@ -84,9 +88,7 @@ public final class DiskImageCache: Sendable {
         let name = Self.name(for: key)
         let url = Self.path(for: name, in: directory)
         do {
-            try await NIOThreadPool.singleton.runIfActive {
-                try Self.writeAtomically(data, to: url)
-            }
+            guard try await pool.run({ try AtomicFile.write(data, to: url) }) != nil else { return }
         } catch {
             logger.warning("image cache write failed", metadata: ["error": "\(error)"])
             return
@@ -94,7 +96,7 @@ public final class DiskImageCache: Sendable {
         let evicted = files.withLock { $0.insert(Date(), for: name, cost: data.count) }.map(\.key)
         guard !evicted.isEmpty else { return }
         let directory = directory
-        try? await NIOThreadPool.singleton.runIfActive {
+        _ = await pool.run {
             for name in evicted { try? FileManager.default.removeItem(at: Self.path(for: name, in: directory)) }
         }
     }
@@ -111,8 +113,4 @@ public final class DiskImageCache: Sendable {
         directory.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name)
     }
 
-    /// Temporary file in the same folder, `fsync`, then `rename`: all or nothing under the final name.
-    private static func writeAtomically(_ data: Data, to url: URL) throws {
-        try AtomicFile.write(data, to: url)
-    }
 }

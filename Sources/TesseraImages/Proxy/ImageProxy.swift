@@ -1,41 +1,43 @@
 import Foundation
 import Logging
 import NIOCore
-import NIOPosix
 import TesseraCore
 import TesseraFetcher
 import TesseraImaging
 
 /// What `/img/{variant}/{signature}/{source}` answers: the signed image, fetched with the guarded fetcher
-/// (or read from the local library), checked, resized with libvips, and cached in memory and on disk.
+/// (or read from this machine: a library photo or a gallery's stored copy), checked, resized with libvips,
+/// and cached in memory and on disk.
+///
+/// The verified source is read once into an `ImageReference`: `.web` is fetched, `.library` and `.stored`
+/// come from `files`, which refuses what may not be served. Failures are `ImageProxyError`s.
 ///
 /// Concurrent requests for one variant share one fetch and one resize; concurrent requests for different
 /// variants of one source share the fetch. Nothing is fetched for a URL whose signature does not match.
 public final class ImageProxy: Sendable {
-    /// Turns a `local:` reference into the path of a file inside a configured library folder, or refuses.
-    public typealias LocalResolver = @Sendable (String) throws(ImageProxyError) -> String
-
     private let signer: ImageURLSigner
     private let fetcher: ImageFetcher
     private let processor: ImageProcessor
     private let memory: MemoryImageCache
     private let disk: DiskImageCache?
-    private let resolveLocal: LocalResolver
+    /// Where library photos and stored copies are on this machine, and whether they may be served.
+    private let files: any LocalImageFiles
+    /// Looking files up and reading originals blocks: never on Swift's cooperative threads.
+    private let fileWork = BlockingPool(size: 4, name: "image-files")
     private let logger: Logger
     private let renders = Coalescer<ServedImage>()
     private let fetches = Coalescer<Data>()
 
     public init(
         signer: ImageURLSigner, fetcher: ImageFetcher, processor: ImageProcessor, memory: MemoryImageCache,
-        disk: DiskImageCache?, resolveLocal: @escaping LocalResolver,
-        logger: Logger = Logger(label: "tessera.images")
+        disk: DiskImageCache?, files: any LocalImageFiles, logger: Logger = Logger(label: "tessera.images")
     ) {
         self.signer = signer
         self.fetcher = fetcher
         self.processor = processor
         self.memory = memory
         self.disk = disk
-        self.resolveLocal = resolveLocal
+        self.files = files
         self.logger = logger
     }
 
@@ -59,7 +61,7 @@ public final class ImageProxy: Sendable {
         } catch let error as ImageProxyError {
             throw error
         } catch {
-            throw .internal("\(error)")
+            throw .internal(error)
         }
         memory.put(image, for: memoryKey)
         return image
@@ -96,40 +98,47 @@ public final class ImageProxy: Sendable {
         if let disk, let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
             return ServedImage(body: ByteBuffer(bytes: data), contentType: format.mimeType, etag: etag)
         }
-        let isLocal = Self.localPrefixes.contains { reference.hasPrefix($0) }
-        let path = isLocal ? try resolveLocal(reference) : nil
+        let image: ImageReference
+        do throws(ImageFileError) {
+            image = try ImageReference(parsing: reference)
+        } catch {
+            throw .file(error)
+        }
+        let source: Source
+        switch (image, variant.maxDimension) {
+        case (.web, _): source = .bytes(try await fetched(reference))
+        // libvips reads the file itself, so shrink-on-load decodes only what the thumbnail needs.
+        case (.library, let maxSide?), (.stored, let maxSide?): source = .file(try await localFile(image), maxSide)
+        case (.library, nil), (.stored, nil): source = .bytes(try await read(image))
+        }
         let output: Data
         let format: ImageFormat
-        do {
-            switch (variant.maxDimension, path) {
-            case (let maxSide?, let path?):
-                let rendered = try await processor.thumbnail(
-                    fileAt: path, maxSide: maxSide, allowWebP: mode == Self.webPMode)
+        do throws(ImagingError) {
+            let allowWebP = mode == Self.webPMode
+            switch (source, variant.maxDimension) {
+            case (.file(let file, let maxSide), _):
+                let rendered = try await processor.thumbnail(fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP)
                 (output, format) = (rendered.data, rendered.format)
-            case (let maxSide?, nil):
-                let source = try await fetched(reference)
-                let rendered = try await processor.thumbnail(
-                    of: source, maxSide: maxSide, allowWebP: mode == Self.webPMode)
+            case (.bytes(let data), let maxSide?):
+                let rendered = try await processor.thumbnail(of: data, maxSide: maxSide, allowWebP: allowWebP)
                 (output, format) = (rendered.data, rendered.format)
-            case (nil, let path?):
-                output = try await Self.readFile(path)
-                format = try processor.header(of: output).format
-            case (nil, nil):
-                output = try await fetched(reference)
-                format = try processor.header(of: output).format
+            case (.bytes(let data), nil):
+                (output, format) = (data, try processor.header(of: data).format)
             }
-        } catch let error as ImagingError {
-            throw ImageProxyError(error)
-        } catch let error as ImageProxyError {
-            throw error
         } catch {
-            throw .internal("\(error)")
+            throw .imaging(error)
         }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
             Task { await disk.write(output, for: key) }
         }
         return ServedImage(body: ByteBuffer(bytes: output), contentType: format.mimeType, etag: etag)
+    }
+
+    /// What an image is made from: bytes (fetched, or a local original) or a local file for a thumbnail.
+    private enum Source {
+        case bytes(Data)
+        case file(URL, Int)
     }
 
     /// The source's bytes through the guarded fetcher; one fetch per URL at a time.
@@ -143,25 +152,49 @@ public final class ImageProxy: Sendable {
                 ).data
             }
         } catch let error as FetchError {
-            throw ImageProxyError(error)
+            throw .fetch(error)
         } catch {
-            throw .internal("\(error)")
+            throw .internal(error)
         }
     }
 
-    private static func readFile(_ path: String) async throws(ImageProxyError) -> Data {
-        do {
-            return try await NIOThreadPool.singleton.runIfActive { try Data(contentsOf: URL(fileURLWithPath: path)) }
+    /// The file a library photo or stored copy is in, if it may be served.
+    private func localFile(_ reference: ImageReference) async throws(ImageProxyError) -> URL {
+        let files = files
+        let file: URL?
+        do throws(ImageFileError) {
+            file = try await fileWork.run { () throws(ImageFileError) in try files.file(for: reference) }
         } catch {
-            throw ImageProxyError(
-                status: 404, code: "image_not_found", message: "The photo is no longer in the library.")
+            throw .file(error)
         }
+        guard let file else { throw .internal(CancellationError()) }
+        return file
+    }
+
+    /// A library photo's or stored copy's bytes, as they are on disk.
+    private func read(_ reference: ImageReference) async throws(ImageProxyError) -> Data {
+        let files = files
+        let data = try await fileWork.run { () throws(ImageProxyError) -> Data in
+            let file: URL
+            do throws(ImageFileError) {
+                file = try files.file(for: reference)
+            } catch {
+                throw .file(error)
+            }
+            do {
+                return try Data(contentsOf: file)
+            } catch {
+                // Deleted since the check: no longer there. Anything else (a file this server cannot read) is
+                // a fault of this machine, not of the request.
+                if !FileManager.default.fileExists(atPath: file.path) { throw .fileGone(path: file.path) }
+                throw .internal(error)
+            }
+        }
+        guard let data else { throw .internal(CancellationError()) }
+        return data
     }
 
     // MARK: - Keys
-
-    /// References to files on this machine, resolved by `resolveLocal`: library photos and gallery copies.
-    static let localPrefixes = ["local:", "stored:"]
 
     static let webPMode = "w"
 
@@ -187,9 +220,7 @@ public final class ImageProxy: Sendable {
 
     private static func variant(_ name: String) throws(ImageProxyError) -> ImageVariant {
         guard let variant = ImageVariant(rawValue: name) else {
-            throw ImageProxyError(
-                status: 404, code: "not_found",
-                message: "Unknown image size \"\(name)\": use thumb, preview or original.")
+            throw .unknownVariant(name)
         }
         return variant
     }
@@ -198,9 +229,7 @@ public final class ImageProxy: Sendable {
         -> String
     {
         guard let reference = signer.verify(variant: variant, signature: signature, encodedURL: encodedURL) else {
-            throw ImageProxyError(
-                status: 403, code: "invalid_signature",
-                message: "This image address was not made by this server (or its secret changed): search again.")
+            throw .invalidSignature
         }
         return reference
     }

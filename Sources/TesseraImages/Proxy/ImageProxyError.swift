@@ -1,46 +1,36 @@
+import TesseraCore
 import TesseraFetcher
 import TesseraImaging
 
-/// Why the proxy cannot answer with an image: an HTTP status, a code for the API's error shape and a
-/// sentence for people. Never holds the source URL's query (it may carry a key).
-public struct ImageProxyError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var status: Int
-    public var code: String
-    public var message: String
+/// Why the image proxy cannot answer with an image. The server maps each case to an HTTP status and an
+/// error code (`APIError+Images.swift`); nothing here holds the source URL's query (it may carry a key).
+public enum ImageProxyError: Error, Sendable, CustomStringConvertible {
+    /// The path names no image size: only thumb, preview and original exist.
+    case unknownVariant(String)
+    /// The signature does not match: the address was not made by this server, or its secret changed.
+    case invalidSignature
+    /// The image on the web could not be fetched (refused address, the source's error, too slow, too big).
+    case fetch(FetchError)
+    /// The bytes are not an image this server reads, have too many pixels, or libvips failed on them.
+    case imaging(ImagingError)
+    /// The library photo or stored copy the reference names is not there, or may not be served.
+    case file(ImageFileError)
+    /// The file was there when checked and gone when read (deleted in between).
+    case fileGone(path: String)
+    /// Anything else: a fault of this server (a file it cannot read, a bug). Logged, never shown to clients.
+    case `internal`(any Error)
 
-    public init(status: Int, code: String, message: String) {
-        self.status = status
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code): \(message)" }
-
-    static func `internal`(_ detail: String) -> ImageProxyError {
-        ImageProxyError(status: 500, code: "image_failed", message: "The image could not be prepared: \(detail)")
-    }
-
-    /// Refused destinations are 403; anything the source did wrong is 502, a source too slow 504.
-    public init(_ error: FetchError) {
-        let status: Int
-        switch error {
-        case .invalidURL, .unsupportedScheme, .refusedAddress: status = 403
-        case .timeout: status = 504
-        case .upstreamStatus(_, let upstream) where upstream == 404 || upstream == 410: status = 404
-        default: status = 502
+    public var description: String {
+        switch self {
+        case .unknownVariant(let name):
+            "Unknown image size \"\(name)\": use thumb, preview or original."
+        case .invalidSignature:
+            "This image address was not made by this server (or its secret changed): search again."
+        case .fetch(let error): error.description
+        case .imaging(let error): error.description
+        case .file(let error): error.description
+        case .fileGone: "The photo is no longer in the library."
+        case .internal(let error): "The image could not be prepared: \(error)"
         }
-        self.init(status: status, code: error.code, message: error.description)
-    }
-
-    /// What the bytes turned out to be: the source's problem (502), told in the imaging module's words.
-    public init(_ error: ImagingError) {
-        let code: String
-        switch error {
-        case .notAnImage: code = "not_an_image"
-        case .tooManyPixels: code = "too_many_pixels"
-        case .unreadable: code = "unreadable_image"
-        case .failed: code = "image_failed"
-        }
-        self.init(status: code == "image_failed" ? 500 : 502, code: code, message: error.description)
     }
 }

@@ -13,7 +13,7 @@ extension ImageProcessor {
         let side = try Self.validSide(maxSide)
         // Junk is refused here, without taking a place in the queue.
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
-        return try await pool.run { [self] () throws(ImagingError) in
+        return try await pool.runImaging { [self] () throws(ImagingError) in
             try withBytes(of: data) { bytes throws(ImagingError) in
                 let toSRGB = try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
                     .toSRGB
@@ -30,7 +30,7 @@ extension ImageProcessor {
         -> RenderedImage
     {
         let side = try Self.validSide(maxSide)
-        return try await pool.run { [self] () throws(ImagingError) in
+        return try await pool.runImaging { [self] () throws(ImagingError) in
             let format = try supportedFormat(of: Vips.prefix(ofFileAt: path))
             let source = try Vips.source(forFileAt: path)
             defer { g_object_unref(source) }

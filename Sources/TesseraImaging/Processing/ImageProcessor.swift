@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import TesseraCore
 
 /// Reads and converts images with libvips: headers, thumbnails and embedded metadata.
 ///
@@ -14,7 +15,7 @@ public final class ImageProcessor: Sendable {
     public let webpQuality: Int
     /// The zone of camera times that do not name one (EXIF before 2.31 has no offset).
     public let timeZone: TimeZone
-    let pool: WorkerPool
+    let pool: BlockingPool
 
     /// - Parameters:
     ///   - maxPixels: the most pixels (width × height) an image may declare; the default is 50 megapixels.
@@ -31,13 +32,9 @@ public final class ImageProcessor: Sendable {
         self.jpegQuality = min(100, max(1, jpegQuality))
         self.webpQuality = min(100, max(1, webpQuality))
         self.timeZone = timeZone
-        self.pool = WorkerPool(size: self.concurrency, name: "imaging")
+        self.pool = .imaging(size: self.concurrency, name: "imaging")
         // Start libvips now rather than in the first request; a failure is reported by every call.
         try? Vips.ensureStarted()
-    }
-
-    deinit {
-        pool.shutdown()
     }
 
     // MARK: - Header

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TesseraCore
 import TesseraImaging
 
 /// Indexes a folder of photos into a `LibraryStore`: new and changed files are read, unchanged ones
@@ -32,8 +34,11 @@ public struct LibraryIndexer: Sendable {
         let root = try Self.root(of: folder)
         var run = Run(summary: IndexSummary(root: root), onEvent: onEvent)
         defer { run.summary.elapsed = ContinuousClock.now - started }
+        // The walk and the reads block (file system, libvips): on threads of this run's own, one per file
+        // read at once, ended when the run is.
+        let pool = BlockingPool.imaging(size: concurrency, name: "library")
 
-        let listing = FolderWalker(root: root).walk(isCancelled: { Task.isCancelled })
+        guard let listing = await Self.walk(root, on: pool) else { return run.interrupted(at: started) }
         for warning in listing.warnings { run.warn(warning) }
         // A walk cut short lists too few files: removing rows on its word would drop photos that are there.
         guard !Task.isCancelled else { return run.interrupted(at: started) }
@@ -48,7 +53,7 @@ public struct LibraryIndexer: Sendable {
         run.summary.unchanged = listing.files.count - toRead.count
         onEvent(.listed(files: listing.files.count, toRead: toRead.count))
 
-        let read = try await read(toRead, root: root, known: known, into: &run)
+        let read = try await read(toRead, root: root, known: known, on: pool, into: &run)
         run.summary.elapsed = ContinuousClock.now - started
         run.summary.interrupted = read < toRead.count
         return run.summary
@@ -61,18 +66,34 @@ public struct LibraryIndexer: Sendable {
         return real
     }
 
+    /// Lists the files under `root` on `pool`; `nil` when the task is cancelled before the walk is over.
+    private static func walk(_ root: String, on pool: BlockingPool) async -> FolderWalker.Listing? {
+        // The walk runs outside the task, so it learns of a cancellation through this flag.
+        let cancelled = Flag()
+        return await withTaskCancellationHandler {
+            await pool.run { FolderWalker(root: root).walk(isCancelled: { cancelled.isSet }) }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    private final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
     // MARK: - Reading
 
     /// Reads `files` at most `concurrency` at a time, saving every `batchSize` photos (and at least once a
     /// second); returns how many were read before the task was cancelled (all of them if it was not).
     private func read(
-        _ files: [FoundFile], root: String, known: [String: FileStamp], into run: inout Run
+        _ files: [FoundFile], root: String, known: [String: FileStamp], on pool: BlockingPool, into run: inout Run
     ) async throws(LibraryError) -> Int {
         guard !files.isEmpty else {
             run.onEvent(.progress(IndexProgress(done: 0, total: 0, elapsed: .zero)))
             return 0
         }
-        let workers = BlockingWorkers(count: min(concurrency, files.count), label: "tessera.library.read")
         let reader = self.reader
         let now = Date()
         let started = ContinuousClock.now
@@ -82,15 +103,17 @@ public struct LibraryIndexer: Sendable {
         var failure: LibraryError?
         var done = 0
 
-        await withTaskGroup(of: (Int, PhotoReader.Outcome).self) { group in
+        await withTaskGroup(of: PhotoReader.Outcome?.self) { group in
             var next = 0
-            func start(slot: Int) {
+            func start() {
                 let file = files[next]
                 next += 1
-                group.addTask { (slot, await workers.run(slot: slot) { reader.read(file, root: root, now: now) }) }
+                group.addTask { await pool.run { reader.read(file, root: root, now: now) } }
             }
-            for slot in 0..<workers.count { start(slot: slot) }
-            while let (slot, outcome) = await group.next() {
+            for _ in 0..<min(pool.size, files.count) { start() }
+            while let outcome = await group.next() {
+                // Cancelled before a thread took it: not read.
+                guard let outcome else { continue }
                 done += 1
                 run.summary.filesRead += 1
                 batch.add(outcome, known: known, summary: &run)
@@ -116,7 +139,7 @@ public struct LibraryIndexer: Sendable {
                     run.onEvent(.progress(IndexProgress(done: done, total: files.count, elapsed: clock - started)))
                     lastReport = clock
                 }
-                if !Task.isCancelled, next < files.count { start(slot: slot) }
+                if !Task.isCancelled, next < files.count { start() }
             }
         }
         if let failure { throw failure }

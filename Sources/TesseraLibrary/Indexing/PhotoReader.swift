@@ -3,7 +3,7 @@ import TesseraCore
 import TesseraImaging
 
 /// Reads one file into a `LibraryPhoto`: images by their first bytes, then libvips for size and metadata.
-/// Synchronous and blocking: the indexer calls it on `BlockingWorkers`.
+/// Synchronous and blocking: the indexer calls it on its `BlockingPool`.
 struct PhotoReader: Sendable {
     enum Outcome: Sendable {
         case photo(LibraryPhoto)

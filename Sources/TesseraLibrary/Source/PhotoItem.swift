@@ -2,9 +2,11 @@ import Foundation
 import TesseraCore
 
 extension LibraryPhoto {
-    /// The API's `Item` for this photo. Image URLs are `LocalFile` references; the server signs them for its proxy.
+    /// The API's `Item` for this photo. Image URLs are `local:` references (`ImageReference.library`); the server
+    /// signs them for its proxy.
     public var item: Item {
-        let reference = LocalFile.reference(path: absolutePath, size: stamp.size, modified: stamp.modified)
+        let reference = ImageReference.libraryFile(path: absolutePath, size: stamp.size, modified: stamp.modified)
+            .string
         func image(_ variant: ImageVariant) -> ImageRef {
             let size =
                 variant.maxDimension.flatMap { Geometry.fit(width: width, height: height, maxSide: $0) }

@@ -68,20 +68,7 @@ public struct AppEnvironment: Sendable {
             directory: configuration.dataDirectory.appendingPathComponent("gallery-images"))
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
-            resolveLocal: { reference throws(ImageProxyError) in
-                if reference.hasPrefix(StoredReference.prefix) {
-                    guard let hash = StoredReference.hash(of: reference) else {
-                        throw ImageProxyError(status: 404, code: "image_not_found", message: "No such stored image.")
-                    }
-                    return galleryFiles.url(forHash: hash).path
-                }
-                do throws(LocalFileError) {
-                    return try LocalFile.resolve(reference, roots: roots).path
-                } catch {
-                    let status = if case .missing = error { 404 } else { 403 }
-                    throw ImageProxyError(status: status, code: error.code, message: error.description)
-                }
-            }, logger: logger)
+            files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger)
         let galleries = GalleryService(
             database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
             linker: signer, logger: logger)

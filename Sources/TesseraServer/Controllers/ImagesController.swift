@@ -28,25 +28,21 @@ struct ImagesController<Context: RequestContext> {
         let signature = context.parameters.get("signature") ?? ""
         let source = context.parameters.get("source") ?? ""
         let acceptsWebP = request.headers[.accept]?.contains("image/webp") ?? false
-        do {
-            if let tags = request.headers[.ifNoneMatch] {
-                let etag = try proxy.etag(
-                    variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
-                if ImageResponse.matches(tags, etag) {
-                    return Response(status: .notModified, headers: ImageResponse.headers(etag: etag, variant: variant))
-                }
-            }
-            let image = try await proxy.image(
+        // What the proxy throws, `ImageProxyError`, becomes the API's error shape in `APIErrorMiddleware`.
+        if let tags = request.headers[.ifNoneMatch] {
+            let etag = try proxy.etag(
                 variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
-            var headers = ImageResponse.headers(etag: image.etag, variant: variant)
-            headers[.contentType] = image.contentType
-            headers[.contentLength] = String(image.body.readableBytes)
-            return Response(
-                status: .ok, headers: headers, body: includeBody ? ResponseBody(byteBuffer: image.body) : ResponseBody()
-            )
-        } catch {
-            throw APIError(error)
+            if ImageResponse.matches(tags, etag) {
+                return Response(status: .notModified, headers: ImageResponse.headers(etag: etag, variant: variant))
+            }
         }
+        let image = try await proxy.image(
+            variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
+        var headers = ImageResponse.headers(etag: image.etag, variant: variant)
+        headers[.contentType] = image.contentType
+        headers[.contentLength] = String(image.body.readableBytes)
+        return Response(
+            status: .ok, headers: headers, body: includeBody ? ResponseBody(byteBuffer: image.body) : ResponseBody())
     }
 }
 

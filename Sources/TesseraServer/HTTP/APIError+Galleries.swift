@@ -32,7 +32,13 @@ extension APIError {
         case .tooLarge:
             self.init(status: .contentTooLarge, code: "too_large", message: error.description)
         case .fetch(let fetch):
-            self.init(status: Self.importStatus(fetch), code: fetch.code, message: fetch.description)
+            // As the image proxy answers a failed fetch, but for what the API promises imports: 413, 415.
+            self.init(fetch)
+            switch fetch {
+            case .tooLarge: status = .contentTooLarge
+            case .notAnImage: status = .unsupportedMediaType
+            default: break
+            }
         case .imaging(let imaging):
             switch imaging {
             case .notAnImage:
@@ -42,32 +48,17 @@ extension APIError {
             case .tooManyPixels:
                 self.init(status: .contentTooLarge, code: "too_many_pixels", message: imaging.description)
             case .failed:
-                // underlying: logged by APIErrorMiddleware
                 self.init(
                     status: .internalServerError, code: "image_failed",
-                    message: "The image could not be prepared; the server log says why.")
+                    message: "The image could not be prepared; the server log says why.", underlying: imaging)
             }
         case .proxy(let proxy):
             // A search result's image: the proxy's own answer, as `/img` would give it.
             self.init(proxy)
-        case .storage:
-            // underlying: logged by APIErrorMiddleware
+        case .storage(let underlying):
             self.init(
                 status: .internalServerError, code: "storage_failed",
-                message: "The gallery could not be saved; the server log says why.")
-        }
-    }
-
-    /// A URL import the fetcher refused: 413 for too big, 415 for not an image; otherwise as the image proxy
-    /// answers a fetch failure (refused destinations 403, a gone image 404, a slow host 504, else 502).
-    private static func importStatus(_ error: FetchError) -> HTTPResponse.Status {
-        switch error {
-        case .tooLarge: .contentTooLarge
-        case .notAnImage: .unsupportedMediaType
-        case .invalidURL, .unsupportedScheme, .refusedAddress: .forbidden
-        case .timeout: .gatewayTimeout
-        case .upstreamStatus(_, let upstream) where upstream == 404 || upstream == 410: .notFound
-        default: .badGateway
+                message: "The gallery could not be saved; the server log says why.", underlying: underlying)
         }
     }
 }

@@ -7,16 +7,26 @@ import TesseraGalleries
 import TesseraImages
 
 /// An error as the API reports it: `{"error": {"code", "message"}}` with a fitting status.
+///
+/// Each subsystem's error enum is mapped to one here, in `APIError+<Subsystem>.swift`, and nowhere else. A
+/// `5xx` answer's message says what happened in general words, never the underlying error's text:
+/// `APIErrorMiddleware` logs `underlying` with the request instead.
 public struct APIError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     public var code: String
     public var message: String
     public var headers: HTTPFields = [:]
+    /// What went wrong underneath, for the log only.
+    public var underlying: (any Error)?
 
-    public init(status: HTTPResponse.Status, code: String, message: String) {
+    /// What a `500` says when there is nothing more a client can use.
+    public static let genericMessage = "Something went wrong on the server; the log says more."
+
+    public init(status: HTTPResponse.Status, code: String, message: String, underlying: (any Error)? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.underlying = underlying
     }
 
     public init(_ error: InputError) {
@@ -33,7 +43,7 @@ public struct APIError: HTTPResponseError, Sendable {
             case .rateLimited: .tooManyRequests
             case .invalidKey, .serviceError, .badResponse, .unreachable, .rejected: .badGateway
             }
-        self.init(status: status, code: error.code, message: error.message)
+        self.init(status: status, code: error.code, message: error.message, underlying: error)
         if case .rateLimited(_, let retryAfter?) = error { headers[.retryAfter] = String(retryAfter) }
     }
 
@@ -48,7 +58,8 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 }
 
-/// Turns every error thrown below it into the API's error shape, so no client ever sees another format.
+/// Turns every error thrown below it into the API's error shape, so no client ever sees another format, and
+/// logs every `5xx` answer with its request and underlying error.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logging.Logger
 
@@ -57,23 +68,34 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
-        } catch let error as HTTPError {
-            throw Self.apiError(for: error, request: request)
-        } catch let error as InputError {
-            throw APIError(error)
-        } catch let error as SourceError {
-            throw APIError(error)
-        } catch let error as GalleryError {
-            throw APIError(error)
-        } catch let error as ImageProxyError {
-            throw APIError(error)
         } catch {
-            logger.error("unhandled error", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            throw APIError(
-                status: .internalServerError, code: "internal_error",
-                message: "Something went wrong on the server; the log says more.")
+            let answer = Self.apiError(for: error, request: request)
+            if answer.status.code >= 500 {
+                logger.error(
+                    "request failed",
+                    metadata: [
+                        "method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(300))",
+                        "status": "\(answer.status.code)", "code": "\(answer.code)",
+                        "error": "\(answer.underlying.map { "\($0)" } ?? answer.message)",
+                    ])
+            }
+            throw answer
+        }
+    }
+
+    /// The API's answer for anything thrown by a route; what no subsystem claims is a `500`.
+    static func apiError(for error: any Error, request: Request) -> APIError {
+        switch error {
+        case let error as APIError: error
+        case let error as HTTPError: apiError(for: error, request: request)
+        case let error as InputError: APIError(error)
+        case let error as SourceError: APIError(error)
+        case let error as GalleryError: APIError(error)
+        case let error as ImageProxyError: APIError(error)
+        default:
+            APIError(
+                status: .internalServerError, code: "internal_error", message: APIError.genericMessage,
+                underlying: error)
         }
     }
 
@@ -86,6 +108,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return APIError(
                 status: .methodNotAllowed, code: "method_not_allowed",
                 message: "\(request.method.rawValue) is not allowed on \(request.uri.path.prefix(200)).")
+        case let status where status.code >= 500:
+            let code = status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
+            return APIError(status: status, code: code, message: APIError.genericMessage, underlying: error)
         default:
             let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
             return APIError(status: error.status, code: code, message: error.body ?? error.status.reasonPhrase + ".")

@@ -1,24 +1,25 @@
 import Foundation
+import TesseraCore
 import TesseraLibrary
 import Testing
 
 @Suite("local: file references")
-struct LocalFileTests {
+struct LibraryFilesTests {
     @Test func referenceEncodesThePathAndVersionsIt() {
         let modified = Date(timeIntervalSince1970: 1_700_000_123.75)
-        let reference = LocalFile.reference(
+        let reference = ImageReference.libraryFile(
             path: "/photos/Summer 2023/a?b#c%d/Café.jpg", size: 4096, modified: modified)
-        #expect(reference == "local:/photos/Summer%202023/a%3Fb%23c%25d/Caf%C3%A9.jpg?v=4096-1700000123")
+        #expect(reference.string == "local:/photos/Summer%202023/a%3Fb%23c%25d/Caf%C3%A9.jpg?v=4096-1700000123")
     }
 
     @Test func resolvesAFileInsideTheLibrary() throws {
         let folder = try TempFolder()
         defer { folder.delete() }
         let file = try folder.copy(.cat, to: "Odd name ?#%/Café.jpg")
-        let reference = LocalFile.reference(path: file.path, size: 1, modified: Date())
-        let resolved = try LocalFile.resolve(reference, roots: [folder.path])
+        let reference = ImageReference.libraryFile(path: file.path, size: 1, modified: Date())
+        let resolved = try LibraryFiles(roots: [folder.path]).file(for: reference)
         #expect(resolved.path == file.resolvingSymlinksInPath().path)
-        #expect(try LocalFile.resolve(reference, roots: ["/nowhere", folder.path + "/"]) == resolved)
+        #expect(try LibraryFiles(roots: ["/nowhere", folder.path + "/"]).file(for: reference) == resolved)
     }
 
     @Test func refusesDotDotOutOfTheLibrary() throws {
@@ -30,15 +31,15 @@ struct LocalFileTests {
         }
         let secret = try outside.copy(.cat, to: "secret.jpg")
         let sneaky = library.path + "/../" + secret.deletingLastPathComponent().lastPathComponent + "/secret.jpg"
-        let reference = LocalFile.reference(path: sneaky, size: 1, modified: Date())
-        #expect(throws: LocalFileError.outsideLibrary(sneaky)) {
-            try LocalFile.resolve(reference, roots: [library.path])
+        let reference = ImageReference.libraryFile(path: sneaky, size: 1, modified: Date())
+        #expect(throws: ImageFileError.outsideLibrary(sneaky)) {
+            try LibraryFiles(roots: [library.path]).file(for: reference)
         }
         // `..` that stays inside is just a path.
         try library.copy(.cat, to: "a/cat.jpg")
-        let inside = LocalFile.reference(path: library.path + "/b/../a/cat.jpg", size: 1, modified: Date())
+        let inside = ImageReference.libraryFile(path: library.path + "/b/../a/cat.jpg", size: 1, modified: Date())
         try library.write(Data(), to: "b/.keep")
-        #expect(try LocalFile.resolve(inside, roots: [library.path]).lastPathComponent == "cat.jpg")
+        #expect(try LibraryFiles(roots: [library.path]).file(for: inside).lastPathComponent == "cat.jpg")
     }
 
     @Test func refusesSymlinksLeadingOut() throws {
@@ -52,9 +53,9 @@ struct LocalFileTests {
         try library.link("link.jpg", to: secret.path)
         try library.link("linked-folder", to: outside.path)
         for path in ["link.jpg", "linked-folder/secret.jpg"] {
-            let reference = LocalFile.reference(path: library.path + "/" + path, size: 1, modified: Date())
-            #expect(throws: LocalFileError.outsideLibrary(library.path + "/" + path)) {
-                try LocalFile.resolve(reference, roots: [library.path])
+            let reference = ImageReference.libraryFile(path: library.path + "/" + path, size: 1, modified: Date())
+            #expect(throws: ImageFileError.outsideLibrary(library.path + "/" + path)) {
+                try LibraryFiles(roots: [library.path]).file(for: reference)
             }
         }
     }
@@ -64,22 +65,24 @@ struct LocalFileTests {
         defer { library.delete() }
         try library.copy(.cat, to: "cat.jpg")
         for reference in ["https://example.com/cat.jpg", "local:cat.jpg", "file://" + library.path + "/cat.jpg", ""] {
-            #expect(throws: LocalFileError.notLocal(reference)) {
-                try LocalFile.resolve(reference, roots: [library.path])
+            #expect(throws: ImageFileError.notLocal(reference)) {
+                try LibraryFiles(roots: [library.path]).file(for: ImageReference(parsing: reference))
             }
         }
         let missing = library.path + "/gone.jpg"
-        #expect(throws: LocalFileError.missing(missing)) {
-            try LocalFile.resolve(LocalFile.reference(path: missing, size: 1, modified: Date()), roots: [library.path])
+        #expect(throws: ImageFileError.missing(missing)) {
+            try LibraryFiles(roots: [library.path]).file(
+                for: ImageReference.libraryFile(path: missing, size: 1, modified: Date()))
         }
         try library.write(Data(), to: "folder/.keep")
         let folder = library.path + "/folder"
-        #expect(throws: LocalFileError.notAFile(folder)) {
-            try LocalFile.resolve(LocalFile.reference(path: folder, size: 1, modified: Date()), roots: [library.path])
+        #expect(throws: ImageFileError.notAFile(folder)) {
+            try LibraryFiles(roots: [library.path]).file(
+                for: ImageReference.libraryFile(path: folder, size: 1, modified: Date()))
         }
         let file = library.path + "/cat.jpg"
-        #expect(throws: LocalFileError.outsideLibrary(file), "no library configured") {
-            try LocalFile.resolve(LocalFile.reference(path: file, size: 1, modified: Date()), roots: [])
+        #expect(throws: ImageFileError.outsideLibrary(file), "no library configured") {
+            try LibraryFiles(roots: []).file(for: ImageReference.libraryFile(path: file, size: 1, modified: Date()))
         }
     }
 }
