@@ -48,7 +48,7 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Image bytes in and out through libvips: sniffing, headers, thumbnails, embedded metadata.
         .target(
-            name: "TesseraImaging",
+            name: "TesseraImageProcessing",
             dependencies: [
                 "CVips",
                 "TesseraCore",
@@ -73,16 +73,16 @@ let package = Package(
             dependencies: [
                 "TesseraCore",
                 "TesseraStorage",
-                "TesseraImaging",
+                "TesseraImageProcessing",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Image URLs handed to clients and the proxy behind them: signing, coalescing, memory and disk caches.
         .target(
-            name: "TesseraImages",
+            name: "TesseraImageProxy",
             dependencies: [
                 "TesseraCore",
-                "TesseraImaging",
+                "TesseraImageProcessing",
                 "TesseraFetcher",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -95,8 +95,8 @@ let package = Package(
             dependencies: [
                 "TesseraCore",
                 "TesseraStorage",
-                "TesseraImages",
-                "TesseraImaging",
+                "TesseraImageProxy",
+                "TesseraImageProcessing",
                 "TesseraFetcher",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -110,8 +110,8 @@ let package = Package(
                 "TesseraCore",
                 "TesseraSources",
                 "TesseraStorage",
-                "TesseraImages",
-                "TesseraImaging",
+                "TesseraImageProxy",
+                "TesseraImageProcessing",
                 "TesseraFetcher",
                 "TesseraLibrary",
                 "TesseraGalleries",
@@ -135,7 +135,7 @@ let package = Package(
                 "TesseraServer",
                 "TesseraLibrary",
                 "TesseraGalleries",
-                "TesseraImaging",
+                "TesseraImageProcessing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -162,7 +162,7 @@ let package = Package(
                 "TesseraServer",
                 "TesseraGalleries",
                 "TesseraStorage",
-                "TesseraImaging",
+                "TesseraImageProcessing",
                 "TesseraLibrary",
                 "TesseraTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -174,13 +174,14 @@ let package = Package(
         ),
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         .testTarget(
-            name: "TesseraImagesTests",
+            name: "TesseraImageProxyTests",
             dependencies: [
-                "TesseraImages", "TesseraCore",
+                "TesseraImageProxy", "TesseraCore",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "CVips"]),
+        .testTarget(
+            name: "TesseraImageProcessingTests", dependencies: ["TesseraImageProcessing", "TesseraCore", "CVips"]),
         .testTarget(
             name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
         .testTarget(
@@ -194,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraLibraryTests",
-            dependencies: ["TesseraLibrary", "TesseraStorage", "TesseraImaging", "TesseraCore"]
+            dependencies: ["TesseraLibrary", "TesseraStorage", "TesseraImageProcessing", "TesseraCore"]
         ),
         .testTarget(
             name: "TesseraSourcesTests",
@@ -210,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
-                "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImages",
+                "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImageProxy",
                 "TesseraStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraCore
-import TesseraImaging
+import TesseraImageProcessing
 import TesseraLibrary
 
 /// `tessera-bench library`: local library search with 100,000 photos, against the bare FTS5 query.

@@ -2,7 +2,7 @@ import ArgumentParser
 import CVips
 import Foundation
 import TesseraCore
-import TesseraImaging
+import TesseraImageProcessing
 
 /// 400 px thumbnails of a folder of JPEGs: Tessera against `vipsthumbnail` and ImageMagick, same run.
 struct ThumbnailBench: AsyncParsableCommand {

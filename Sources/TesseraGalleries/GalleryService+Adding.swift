@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
 import TesseraFetcher
-import TesseraImages
-import TesseraImaging
+import TesseraImageProcessing
+import TesseraImageProxy
 
 /// Adding images: gets an image's bytes (through the image proxy for a search result, the guarded fetcher
 /// for a URL, the request for an upload), checks them, stores the copy, then the row.

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraFetcher
-import TesseraImages
-import TesseraImaging
+import TesseraImageProcessing
+import TesseraImageProxy
 import TesseraStorage
 
 /// The one door to galleries, for the server and the CLI alike: reading, changing and watching them, adding

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImaging
+import TesseraImageProcessing
 import TesseraLibrary
 import TesseraServer
 

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraImaging
+import TesseraImageProcessing
 import TesseraLibrary
 import TesseraStorage
 

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import TesseraCore
-import TesseraImages
+import TesseraImageProxy
 import TesseraTestSupport
 import Testing
 

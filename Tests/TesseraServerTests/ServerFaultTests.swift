@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import TesseraCore
-import TesseraImages
+import TesseraImageProxy
 import TesseraTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImaging
+import TesseraImageProcessing
 
 /// Indexes a folder of photos into a `LibraryStore`: new and changed files are read, unchanged ones
 /// skipped, rows of deleted files dropped.

@@ -1,6 +1,6 @@
 import Foundation
 import TesseraCore
-import TesseraImaging
+import TesseraImageProcessing
 
 /// Reads one file into a `LibraryPhoto`: images by their first bytes, then libvips for size and metadata.
 /// Synchronous and blocking: the indexer calls it on its `BlockingPool`.

@@ -4,8 +4,8 @@ import Logging
 import TesseraCore
 import TesseraFetcher
 import TesseraGalleries
-import TesseraImages
-import TesseraImaging
+import TesseraImageProcessing
+import TesseraImageProxy
 import TesseraLibrary
 import TesseraSources
 import TesseraStorage

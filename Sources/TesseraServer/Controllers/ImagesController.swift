@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import TesseraImages
+import TesseraImageProxy
 
 /// `GET`/`HEAD /img/{variant}/{signature}/{source}`: the image proxy over HTTP.
 ///

@@ -1,7 +1,7 @@
 import HTTPTypes
 import TesseraFetcher
 import TesseraGalleries
-import TesseraImaging
+import TesseraImageProcessing
 
 extension APIError {
     /// A gallery request that cannot be done, in the statuses and codes `docs/openapi.yaml` promises; a

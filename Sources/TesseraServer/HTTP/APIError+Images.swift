@@ -1,8 +1,8 @@
 import HTTPTypes
 import TesseraCore
 import TesseraFetcher
-import TesseraImages
-import TesseraImaging
+import TesseraImageProcessing
+import TesseraImageProxy
 
 extension APIError {
     /// Why the image proxy could not answer with an image: `403` for what may not be served (a bad

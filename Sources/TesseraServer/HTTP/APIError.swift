@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import TesseraCore
 import TesseraGalleries
-import TesseraImages
+import TesseraImageProxy
 
 /// An error as the API reports it: `{"error": {"code", "message"}}` with a fitting status.
 ///

@@ -1,7 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
-import TesseraImages
+import TesseraImageProxy
 
 /// Answers `GET`/`HEAD /img/...` from the image memory cache right in the connection's pipeline, before
 /// the request reaches Hummingbird's async router. A cached thumbnail is the app's most frequent request

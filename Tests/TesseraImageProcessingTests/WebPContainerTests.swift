@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TesseraImaging
+@testable import TesseraImageProcessing
 
 @Suite("WebP metadata chunks")
 struct WebPContainerTests {

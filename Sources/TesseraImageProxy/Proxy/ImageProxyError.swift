@@ -1,6 +1,6 @@
 import TesseraCore
 import TesseraFetcher
-import TesseraImaging
+import TesseraImageProcessing
 
 /// Why the image proxy cannot answer with an image. The server maps each case to an HTTP status and an
 /// error code (`APIError+Images.swift`); nothing here holds the source URL's query (it may carry a key).

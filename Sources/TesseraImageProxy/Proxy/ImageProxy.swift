@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import TesseraCore
 import TesseraFetcher
-import TesseraImaging
+import TesseraImageProcessing
 
 /// What `/img/{variant}/{signature}/{source}` answers: the signed image, fetched with the guarded fetcher
 /// (or read from this machine: a library photo or a gallery's stored copy), checked, resized with libvips,

@@ -2,7 +2,7 @@ import CVips
 import Foundation
 import Testing
 
-@testable import TesseraImaging
+@testable import TesseraImageProcessing
 
 /// Images made with libvips at test time, and byte-level builders for what libvips cannot write
 /// (EXIF blobs, IPTC records, a PNG that only claims to be huge).

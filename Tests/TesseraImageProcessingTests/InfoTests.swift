@@ -2,7 +2,7 @@ import Foundation
 import TesseraCore
 import Testing
 
-@testable import TesseraImaging
+@testable import TesseraImageProcessing
 
 @Suite("Embedded metadata of files")
 struct InfoTests {

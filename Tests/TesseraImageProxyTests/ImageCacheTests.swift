@@ -3,7 +3,7 @@ import NIOCore
 import Synchronization
 import Testing
 
-@testable import TesseraImages
+@testable import TesseraImageProxy
 
 @Suite("Image caches")
 struct ImageCacheTests {

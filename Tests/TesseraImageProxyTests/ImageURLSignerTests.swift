@@ -2,7 +2,7 @@ import Foundation
 import TesseraCore
 import Testing
 
-@testable import TesseraImages
+@testable import TesseraImageProxy
 
 @Suite struct ImageURLSignerTests {
     private let signer = ImageURLSigner(secret: Data(repeating: 7, count: 32))

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraImaging
+import TesseraImageProcessing
 import Testing
 
 @Suite("Reading headers without decoding")

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraImaging
+import TesseraImageProcessing
 import Testing
 
 @Suite("Sniffing formats from magic numbers")

@@ -2,7 +2,7 @@ import CVips
 import Foundation
 import Testing
 
-@testable import TesseraImaging
+@testable import TesseraImageProcessing
 
 @Suite("Thumbnails")
 struct ThumbnailTests {
