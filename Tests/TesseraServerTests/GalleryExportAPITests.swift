@@ -1,0 +1,69 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TesseraCore
+import TesseraGalleries
+import TesseraTestSupport
+import Testing
+
+/// The export over real HTTP: a ZIP of the stored images in order and gallery.json, read back with Python.
+@Suite("Gallery export over HTTP")
+struct GalleryExportAPITests {
+    typealias API = GalleriesAPITests
+
+    @Test func theExportIsAZipOfTheImagesAndGalleryJSON() async throws {
+        try await withTessera(StandInSet().list) { client, _ in
+            let gallery = try await API.create(client, "Sea & Sky")
+            let item = try await API.firstResult(client)
+            try await API.add(client, gallery.id, json: try API.itemJSON(item))
+            let (headers, body) = API.multipart(StandInImage.jpeg, fileName: "dunes.jpg")
+            _ = try await client.execute(
+                uri: "/api/galleries/\(gallery.id)/items", method: .post, headers: headers, body: body)
+
+            let export = try await client.execute(uri: "/api/galleries/\(gallery.id)/export", method: .get)
+            #expect(export.status == .ok)
+            #expect(export.headers[.contentType] == "application/zip")
+            #expect(export.headers[.contentDisposition] == "attachment; filename=\"sea-sky.zip\"")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).zip")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data(export.body.readableBytesView).write(to: file)
+            // Python's zipfile, an independent reader, checks every CRC and reads gallery.json.
+            let script = """
+                import json, sys, zipfile
+                z = zipfile.ZipFile(sys.argv[1])
+                assert z.testzip() is None
+                manifest = json.loads(z.read('gallery.json'))
+                print(json.dumps({'names': z.namelist(), 'files': [i['file'] for i in manifest['items']],
+                  'name': manifest['name'], 'jpeg': [z.read(i['file'])[:3].hex() for i in manifest['items']]}))
+                """
+            let output = try await runPython(script, file.path)
+            struct Listing: Decodable {
+                let names: [String]
+                let files: [String]
+                let name: String
+                let jpeg: [String]
+            }
+            let listing = try JSONDecoder().decode(Listing.self, from: Data(output.utf8))
+            #expect(listing.name == "Sea & Sky")
+            #expect(listing.files.count == 2)
+            #expect(listing.files[1] == "images/002-dunes.jpg")
+            #expect(listing.names == listing.files + ["gallery.json"])
+            #expect(listing.jpeg == ["ffd8ff", "ffd8ff"])
+        }
+    }
+
+    func runPython(_ script: String, _ argument: String) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, argument]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = try await Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }.value
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
