@@ -2,15 +2,15 @@
 // user can act on; an aborted request rejects with the browser's AbortError, which callers ignore.
 
 export class APIError extends Error {
-  constructor(code, message, status = 0) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
+    constructor(code, message, status = 0) {
+        super(message);
+        this.code = code;
+        this.status = status;
+    }
 }
 
 async function getJSON(url, signal) {
-  return (await send('GET', url, { signal })).body;
+    return (await send('GET', url, { signal })).body;
 }
 
 /**
@@ -18,49 +18,49 @@ async function getJSON(url, signal) {
  * for answers about one gallery, the revision its `ETag` names (`"17"` → 17).
  */
 async function send(method, url, { json, form, signal } = {}) {
-  const headers = { accept: 'application/json' };
-  let body;
-  if (json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(json);
-  } else if (form) {
-    body = form; // the browser writes the multipart boundary itself
-  }
-  let response;
-  try {
-    response = await fetch(url, { method, body, signal, headers });
-  } catch (error) {
-    if (error.name === 'AbortError') throw error;
-    throw new APIError(navigator.onLine ? 'network' : 'offline',
-      navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
-  }
-  const answer = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new APIError(answer?.error?.code ?? `http_${response.status}`,
-      answer?.error?.message ?? `The server answered ${response.status}.`, response.status);
-  }
-  const tag = response.headers.get('etag')?.match(/\d+/);
-  return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
+    const headers = { accept: 'application/json' };
+    let body;
+    if (json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(json);
+    } else if (form) {
+        body = form; // the browser writes the multipart boundary itself
+    }
+    let response;
+    try {
+        response = await fetch(url, { method, body, signal, headers });
+    } catch (error) {
+        if (error.name === 'AbortError') throw error;
+        throw new APIError(navigator.onLine ? 'network' : 'offline',
+            navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
+    }
+    const answer = response.status === 204 ? null : await response.json().catch(() => null);
+    if (!response.ok) {
+        throw new APIError(answer?.error?.code ?? `http_${response.status}`,
+            answer?.error?.message ?? `The server answered ${response.status}.`, response.status);
+    }
+    const tag = response.headers.get('etag')?.match(/\d+/);
+    return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
 }
 
 export const sources = () => getJSON('/api/sources');
 
 export const search = (q, scope, page, signal) =>
-  getJSON(`/api/search?${new URLSearchParams({ q, scope, page: String(page) })}`, signal);
+    getJSON(`/api/search?${new URLSearchParams({ q, scope, page: String(page) })}`, signal);
 
 export const item = (source, id, signal) =>
-  getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
+    getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
 
 /** Why an image URL failed: the proxy answers errors as JSON. */
 export async function imageError(url) {
-  try {
-    const response = await fetch(url);
-    if (response.ok) return null;
-    const body = await response.json();
-    return body?.error?.message ?? `The image server answered ${response.status}.`;
-  } catch {
-    return navigator.onLine ? 'The image could not be loaded.' : 'You are offline.';
-  }
+    try {
+        const response = await fetch(url);
+        if (response.ok) return null;
+        const body = await response.json();
+        return body?.error?.message ?? `The image server answered ${response.status}.`;
+    } catch {
+        return navigator.onLine ? 'The image could not be loaded.' : 'You are offline.';
+    }
 }
 
 /**
@@ -68,24 +68,24 @@ export async function imageError(url) {
  * the stream breaks before `done`. Returns a function that stops listening.
  */
 export function streamSearch(q, scope, { onSection, onDone, onFailure }) {
-  const events = new EventSource(`/api/search/stream?${new URLSearchParams({ q, scope, page: '1' })}`);
-  let finished = false;
-  events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
-  events.addEventListener('done', () => {
-    finished = true;
-    events.close();
-    onDone();
-  });
-  events.addEventListener('error', () => {
-    if (finished) return;
-    finished = true;
-    events.close();
-    onFailure();
-  });
-  return () => {
-    finished = true;
-    events.close();
-  };
+    const events = new EventSource(`/api/search/stream?${new URLSearchParams({ q, scope, page: '1' })}`);
+    let finished = false;
+    events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
+    events.addEventListener('done', () => {
+        finished = true;
+        events.close();
+        onDone();
+    });
+    events.addEventListener('error', () => {
+        if (finished) return;
+        finished = true;
+        events.close();
+        onFailure();
+    });
+    return () => {
+        finished = true;
+        events.close();
+    };
 }
 
 // MARK: - Galleries (docs/galleries.md)
@@ -93,7 +93,7 @@ export function streamSearch(q, scope, { onSection, onDone, onFailure }) {
 const galleryPath = (id) => `/api/galleries/${encodeURIComponent(id)}`;
 
 export const galleries = ({ deleted = false, signal } = {}) =>
-  getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
+    getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
 
 export const gallery = (id, signal) => getJSON(galleryPath(id), signal);
 
@@ -103,7 +103,7 @@ export const renameGallery = async (id, name) => (await send('PATCH', galleryPat
 
 /** To Recently deleted; with `permanent`, for good. */
 export const deleteGallery = async (id, { permanent = false } = {}) =>
-  (await send('DELETE', galleryPath(id) + (permanent ? '?permanent=true' : ''))).body;
+    (await send('DELETE', galleryPath(id) + (permanent ? '?permanent=true' : ''))).body;
 
 export const restoreGallery = async (id) => (await send('POST', `${galleryPath(id)}/restore`)).body;
 
@@ -112,29 +112,29 @@ export const restoreGallery = async (id) => (await send('POST', `${galleryPath(i
  * Answers `{item: GalleryItem, revision}`.
  */
 export async function addToGallery(id, { item, url, file, index }, signal) {
-  const path = `${galleryPath(id)}/items`;
-  let options;
-  if (file) {
-    const form = new FormData();
-    form.append('file', file, file.name || 'image');
-    if (index != null) form.append('index', String(index));
-    options = { form, signal };
-  } else {
-    const json = item ? { item } : { url };
-    if (index != null) json.index = index;
-    options = { json, signal };
-  }
-  const { body, revision } = await send('POST', path, options);
-  return { item: body, revision };
+    const path = `${galleryPath(id)}/items`;
+    let options;
+    if (file) {
+        const form = new FormData();
+        form.append('file', file, file.name || 'image');
+        if (index != null) form.append('index', String(index));
+        options = { form, signal };
+    } else {
+        const json = item ? { item } : { url };
+        if (index != null) json.index = index;
+        options = { json, signal };
+    }
+    const { body, revision } = await send('POST', path, options);
+    return { item: body, revision };
 }
 
 /** Answers `{revision}`. */
 export const removeFromGallery = async (id, itemID) =>
-  (await send('DELETE', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}`)).body;
+    (await send('DELETE', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}`)).body;
 
 /** Answers `{revision, index}`. */
 export const moveInGallery = async (id, itemID, index) =>
-  (await send('POST', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}/move`, { json: { index } })).body;
+    (await send('POST', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}/move`, { json: { index } })).body;
 
 export const galleryExportURL = (id) => `${galleryPath(id)}/export`;
 
@@ -146,26 +146,26 @@ export const GALLERY_EVENTS = ['snapshot', 'added', 'removed', 'moved', 'renamed
  * function that stops listening.
  */
 export function followGallery(id, { onEvent, onBroken }) {
-  const events = new EventSource(`${galleryPath(id)}/events`);
-  let open = true;
-  for (const type of GALLERY_EVENTS) {
-    events.addEventListener(type, (event) => {
-      if (!open) return;
-      let data;
-      try {
-        data = JSON.parse(event.data || '{}');
-      } catch {
-        return;
-      }
-      if (data.revision == null && event.lastEventId) data.revision = Number(event.lastEventId);
-      onEvent(type, data);
+    const events = new EventSource(`${galleryPath(id)}/events`);
+    let open = true;
+    for (const type of GALLERY_EVENTS) {
+        events.addEventListener(type, (event) => {
+            if (!open) return;
+            let data;
+            try {
+                data = JSON.parse(event.data || '{}');
+            } catch {
+                return;
+            }
+            if (data.revision == null && event.lastEventId) data.revision = Number(event.lastEventId);
+            onEvent(type, data);
+        });
+    }
+    events.addEventListener('error', () => {
+        if (open && events.readyState === EventSource.CLOSED) onBroken?.();
     });
-  }
-  events.addEventListener('error', () => {
-    if (open && events.readyState === EventSource.CLOSED) onBroken?.();
-  });
-  return () => {
-    open = false;
-    events.close();
-  };
+    return () => {
+        open = false;
+        events.close();
+    };
 }
