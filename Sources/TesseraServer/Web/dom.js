@@ -20,6 +20,8 @@ export const $$ = (selector, root = document) => [...root.querySelectorAll(selec
 
 const numberFormat = new Intl.NumberFormat();
 export const formatNumber = (n) => numberFormat.format(n);
+/** "1 item", "1,204 items": a gallery's size, in the list, the picker and the panel alike. */
+export const itemCount = (n) => `${formatNumber(n)} ${n === 1 ? 'item' : 'items'}`;
 
 let toastTimer = 0;
 let toastAction = null;

@@ -1,13 +1,10 @@
 // Tessera's web app: wires the search form, results, galleries and detail view to the address bar.
 import * as api from './api.js';
-import { $, h, isTyping, runToastAction } from './dom.js';
+import { $, h, isTyping, runToastAction, toast } from './dom.js';
 import * as router from './router.js';
 import { Catalog } from './catalog.js';
 import { Results } from './results.js';
 import { Detail } from './detail.js';
-import { GalleriesView } from './galleries.js';
-import { GalleryView } from './gallery.js';
-import { storedItem } from './gallerytiles.js';
 import { GalleryPicker } from './picker.js';
 import { GalleryPanel } from './panel.js';
 import { setupConfirm } from './confirm.js';
@@ -24,9 +21,43 @@ const queryMessage = $('#query-message');
 let catalog = new Catalog();
 let results;
 let detail;
+let picker;
+/** How many addresses have been drawn: a gallery screen still loading its modules gives way to a newer one. */
+let renders = 0;
+
+// MARK: - The gallery screens, loaded when one first opens (the search page never needs their modules)
+
 let galleries;
 let gallery;
-let picker;
+let storedItem;
+let galleryModules = null;
+
+function loadGalleryScreens() {
+    galleryModules ??= Promise.all([
+        import('./galleries/galleries.js'), import('./galleries/gallery.js'), import('./galleries/gallerytiles.js'),
+    ]).then(([list, one, tiles]) => {
+        galleries = new list.GalleriesView();
+        gallery = new one.GalleryView(catalog);
+        storedItem = tiles.storedItem;
+    }).catch((error) => {
+        galleryModules = null; // the next visit tries again
+        throw error;
+    });
+    return galleryModules;
+}
+
+/** Loads the gallery screens for the draw numbered `render`; false when that failed or a newer draw began. */
+async function galleryScreensFor(render) {
+    try {
+        await loadGalleryScreens();
+    } catch {
+        // A server updated since this page loaded no longer has the modules it names; so does one offline.
+        toast('The galleries could not be loaded. Reload the page to try again.',
+            { action: 'Reload', onAction: () => location.reload() });
+        return false;
+    }
+    return render === renders;
+}
 
 async function start() {
     try {
@@ -42,8 +73,6 @@ async function start() {
     };
     picker = new GalleryPicker();
     detail = new Detail(catalog, { onClose: closeDetail, onAddToGallery: (item) => picker.open(item) });
-    galleries = new GalleriesView();
-    gallery = new GalleryView(catalog);
     new GalleryPanel((id) => results.items.get(id));
     setupConfirm();
     for (const grid of [$('#results'), $('#gallery-grid')]) {
@@ -58,6 +87,8 @@ async function start() {
         }
     });
     addEventListener('drop', (event) => { if (event.dataTransfer?.types.includes('Files')) event.preventDefault(); });
+    // Opened at a gallery screen, the first draw waits for its modules, as if they had always been there.
+    if (['galleries', 'gallery'].includes(router.current().view)) await loadGalleryScreens().catch(() => {});
     router.onRoute(render);
     render(router.current());
     document.documentElement.dataset.ready = 'true';
@@ -76,8 +107,8 @@ function fillScopes() {
 function showView(name) {
     $('#home').hidden = name !== 'home';
     $('#results-view').hidden = name !== 'results';
-    if (name !== 'galleries') galleries.hide();
-    if (name !== 'gallery') gallery.hide();
+    if (name !== 'galleries') galleries?.hide();
+    if (name !== 'gallery') gallery?.hide();
     const link = $('#nav-galleries');
     if (name === 'galleries' || name === 'gallery') link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -85,6 +116,7 @@ function showView(name) {
 
 /** Draws what the address names; results already on screen for the same search are kept as they are. */
 function render(route) {
+    renders += 1;
     if (route.view === 'item') {
         const loaded = results.items.get(`${route.source}:${route.id}`);
         if (loaded) detail.show(loaded);
@@ -98,8 +130,7 @@ function render(route) {
     const focus = detail.close();
     if (route.view === 'galleries') {
         showView('galleries');
-        galleries.show();
-        focus?.focus?.({ preventScroll: true });
+        renderGalleries(focus);
         return;
     }
     if (route.view === 'search' && valid(route.q) && catalog.isScope(route.scope)) {
@@ -125,16 +156,22 @@ function render(route) {
     document.title = 'Tessera';
 }
 
+async function renderGalleries(focus) {
+    if (!galleries && !(await galleryScreensFor(renders))) return;
+    galleries.show();
+    focus?.focus?.({ preventScroll: true });
+}
+
 /** A gallery, and over it one of its items (`?item=`) from the stored copy, once the gallery is loaded. */
 async function renderGallery(route) {
     showView('gallery');
+    const focus = route.item ? null : detail.close();
+    if (!gallery && !(await galleryScreensFor(renders))) return;
+    await gallery.show(route.id);
     if (!route.item) {
-        const focus = detail.close();
-        await gallery.show(route.id);
         focus?.focus?.({ preventScroll: true });
         return;
     }
-    await gallery.show(route.id);
     const now = router.current();
     if (now.view !== 'gallery' || now.id !== route.id || now.item !== route.item) return;
     const galleryItem = gallery.items.get(route.item);

@@ -1,9 +1,8 @@
 // The galleries side panel beside the results: every gallery as a drop target, so a result tile dragged
 // onto one is added to it. It can be kept open (remembered) and opens by itself while a result is dragged.
 import * as api from './api.js';
-import { $, h, toast } from './dom.js';
+import { $, h, toast, itemCount } from './dom.js';
 import { galleryURL } from './router.js';
-import { itemCount } from './galleries.js';
 import { addItem } from './picker.js';
 import { ITEM_TYPE, accepts, readDrop } from './dragdrop.js';
 import { icon } from './icons.js';

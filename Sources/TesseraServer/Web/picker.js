@@ -1,9 +1,8 @@
 // "Add to gallery": a dialog listing the galleries (most recently changed first) and "New gallery…".
 // Choosing one adds the item there; the dialog closes at once and a toast says how it went.
 import * as api from './api.js';
-import { $, h, toast } from './dom.js';
+import { $, h, toast, itemCount } from './dom.js';
 import { galleryURL, go } from './router.js';
-import { itemCount } from './galleries.js';
 import { nameProblem } from './rename.js';
 import { icon } from './icons.js';
 

@@ -7,11 +7,10 @@
 // event arrived while a change of ours was on its way, the page asks for the whole gallery once its own
 // requests have settled, so every tab ends with the server's one order. Applying an event is idempotent
 // (by item id), so an event for our own change arriving before its answer does no harm.
-import * as api from './api.js';
-import { $, toast } from './dom.js';
-import { galleryURL, go } from './router.js';
-import { renamable } from './rename.js';
-import { itemCount } from './galleries.js';
+import * as api from '../api.js';
+import { $, toast, itemCount } from '../dom.js';
+import { galleryURL, go } from '../router.js';
+import { renamable } from '../rename.js';
 import { TileMenu } from './tilemenu.js';
 import { GalleryDrops } from './gallerydrops.js';
 import { TouchReorder } from './touchreorder.js';

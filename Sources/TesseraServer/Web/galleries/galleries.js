@@ -1,13 +1,11 @@
 // The galleries list (`/galleries`): create, rename in place, delete to Recently deleted (with Undo), and
 // from there restore or delete for good.
-import * as api from './api.js';
-import { $, h, toast, formatNumber } from './dom.js';
-import { galleryURL } from './router.js';
-import { nameProblem, renamable } from './rename.js';
-import { confirmAction } from './confirm.js';
-import { icon } from './icons.js';
-
-export const itemCount = (n) => `${formatNumber(n)} ${n === 1 ? 'item' : 'items'}`;
+import * as api from '../api.js';
+import { $, h, toast, itemCount } from '../dom.js';
+import { galleryURL } from '../router.js';
+import { nameProblem, renamable } from '../rename.js';
+import { confirmAction } from '../confirm.js';
+import { icon } from '../icons.js';
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 /** "3 minutes ago", "yesterday": when something happened, as people say it. */

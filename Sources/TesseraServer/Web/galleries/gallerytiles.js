@@ -1,9 +1,9 @@
 // A gallery's tiles: one per item, in the user's order, and placeholders for items on their way. Indices
 // count items only, as the API's do; a placeholder sits where its item was dropped.
-import { h } from './dom.js';
-import { galleryURL } from './router.js';
-import { tile } from './tiles.js';
-import { icon } from './icons.js';
+import { h } from '../dom.js';
+import { galleryURL } from '../router.js';
+import { tile } from '../tiles.js';
+import { icon } from '../icons.js';
 
 /** A gallery item as the detail view and tiles show it: the source's item with the stored copy's images. */
 export function storedItem(galleryItem) {

@@ -1,8 +1,8 @@
 // Drag and drop on a gallery's page: tiles reorder by dragging (an insertion marker shows where they will
 // land) and are removed on the trash target; links, images and files dropped from outside are added where
 // they are dropped, and so are images or image links pasted with Ctrl+V / ⌘V.
-import { $, toast, isTyping } from './dom.js';
-import { ITEM_TYPE, GALLERY_ITEM_TYPE, accepts, readDrop, slotAt, placeMarker } from './dragdrop.js';
+import { $, toast, isTyping } from '../dom.js';
+import { ITEM_TYPE, GALLERY_ITEM_TYPE, accepts, readDrop, slotAt, placeMarker } from '../dragdrop.js';
 
 export class GalleryDrops {
     constructor(view) {

@@ -1,7 +1,7 @@
 // A gallery page's own changes: add (with placeholders), move, remove (with Undo), rename, restore. They
 // are shown at once and sent with `mutate`, which keeps the page's revision in step (gallery.js).
-import * as api from './api.js';
-import { $, toast } from './dom.js';
+import * as api from '../api.js';
+import { $, toast } from '../dom.js';
 import * as tiles from './gallerytiles.js';
 
 export const changes = {
