@@ -26,21 +26,33 @@ async function send(method, url, { json, form, signal } = {}) {
     } else if (form) {
         body = form; // the browser writes the multipart boundary itself
     }
-    let response;
-    try {
-        response = await fetch(url, { method, body, signal, headers });
-    } catch (error) {
-        if (error.name === 'AbortError') throw error;
-        throw new APIError(navigator.onLine ? 'network' : 'offline',
-            navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
-    }
+    const response = await reach(url, { method, body, signal, headers });
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
-    if (!response.ok) {
-        throw new APIError(answer?.error?.code ?? `http_${response.status}`,
-            answer?.error?.message ?? `The server answered ${response.status}.`, response.status);
-    }
+    if (!response.ok) throw refusal(response, answer, 'The server');
     const tag = response.headers.get('etag')?.match(/\d+/);
     return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
+}
+
+/** `fetch`, with a server out of reach as an APIError. */
+async function reach(url, options) {
+    try {
+        return await fetch(url, options);
+    } catch (error) {
+        throw unreachable(error);
+    }
+}
+
+/** What to throw when a request could not be made or its body not read; an abort stays an AbortError. */
+function unreachable(error) {
+    if (error.name === 'AbortError') return error;
+    return new APIError(navigator.onLine ? 'network' : 'offline',
+        navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
+}
+
+/** An answer that is not 2xx: the server's own code and sentence (`{"error": …}`) when it sent them. */
+function refusal(response, answer, who) {
+    return new APIError(answer?.error?.code ?? `http_${response.status}`,
+        answer?.error?.message ?? `${who} answered ${response.status}.`, response.status);
 }
 
 export const sources = () => getJSON('/api/sources');
@@ -50,6 +62,17 @@ export const search = (q, scope, page, signal) =>
 
 export const item = (source, id, signal) =>
     getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
+
+/** An image's bytes (a download). The image proxy answers failures as JSON, as the API does. */
+export async function imageBytes(url, signal) {
+    const response = await reach(url, { signal });
+    if (!response.ok) throw refusal(response, await response.json().catch(() => null), 'The image server');
+    try {
+        return await response.blob();
+    } catch (error) {
+        throw unreachable(error);
+    }
+}
 
 /** Why an image URL failed: the proxy answers errors as JSON. */
 export async function imageError(url) {

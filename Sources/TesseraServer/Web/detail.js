@@ -253,9 +253,7 @@ export class Detail {
         if (!image) return;
         button.disabled = true;
         try {
-            const response = await fetch(image.url);
-            if (!response.ok) throw new Error((await api.imageError(image.url)) ?? 'The download failed.');
-            const blob = await response.blob();
+            const blob = await api.imageBytes(image.url);
             const url = URL.createObjectURL(blob);
             const link = h('a', { href: url, download: fileName(item, blob.type) });
             document.body.append(link);
