@@ -51,7 +51,7 @@ async function galleryScreensFor(render) {
     try {
         await loadGalleryScreens();
     } catch {
-        // A server updated since this page loaded no longer has the modules it names; so does one offline.
+        // Offline, or the server was updated since this page loaded and has no longer the version it names.
         toast('The galleries could not be loaded. Reload the page to try again.',
             { action: 'Reload', onAction: () => location.reload() });
         return false;
