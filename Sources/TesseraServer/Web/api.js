@@ -2,15 +2,15 @@
 // user can act on; an aborted request rejects with the browser's AbortError, which callers ignore.
 
 export class APIError extends Error {
-  constructor(code, message, status = 0) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
+    constructor(code, message, status = 0) {
+        super(message);
+        this.code = code;
+        this.status = status;
+    }
 }
 
 async function getJSON(url, signal) {
-  return (await send('GET', url, { signal })).body;
+    return (await send('GET', url, { signal })).body;
 }
 
 /**
@@ -18,49 +18,72 @@ async function getJSON(url, signal) {
  * for answers about one gallery, the revision its `ETag` names (`"17"` → 17).
  */
 async function send(method, url, { json, form, signal } = {}) {
-  const headers = { accept: 'application/json' };
-  let body;
-  if (json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(json);
-  } else if (form) {
-    body = form; // the browser writes the multipart boundary itself
-  }
-  let response;
-  try {
-    response = await fetch(url, { method, body, signal, headers });
-  } catch (error) {
-    if (error.name === 'AbortError') throw error;
-    throw new APIError(navigator.onLine ? 'network' : 'offline',
-      navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
-  }
-  const answer = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new APIError(answer?.error?.code ?? `http_${response.status}`,
-      answer?.error?.message ?? `The server answered ${response.status}.`, response.status);
-  }
-  const tag = response.headers.get('etag')?.match(/\d+/);
-  return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
+    const headers = { accept: 'application/json' };
+    let body;
+    if (json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(json);
+    } else if (form) {
+        body = form; // the browser writes the multipart boundary itself
+    }
+    const response = await reach(url, { method, body, signal, headers });
+    const answer = response.status === 204 ? null : await response.json().catch(() => null);
+    if (!response.ok) throw refusal(response, answer, 'The server');
+    const tag = response.headers.get('etag')?.match(/\d+/);
+    return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
+}
+
+/** `fetch`, with a server out of reach as an APIError. */
+async function reach(url, options) {
+    try {
+        return await fetch(url, options);
+    } catch (error) {
+        throw unreachable(error);
+    }
+}
+
+/** What to throw when a request could not be made or its body not read; an abort stays an AbortError. */
+function unreachable(error) {
+    if (error.name === 'AbortError') return error;
+    return new APIError(navigator.onLine ? 'network' : 'offline',
+        navigator.onLine ? 'Tessera is not answering. Is the server running?' : 'You are offline.');
+}
+
+/** An answer that is not 2xx: the server's own code and sentence (`{"error": …}`) when it sent them. */
+function refusal(response, answer, who) {
+    return new APIError(answer?.error?.code ?? `http_${response.status}`,
+        answer?.error?.message ?? `${who} answered ${response.status}.`, response.status);
 }
 
 export const sources = () => getJSON('/api/sources');
 
 export const search = (q, scope, page, signal) =>
-  getJSON(`/api/search?${new URLSearchParams({ q, scope, page: String(page) })}`, signal);
+    getJSON(`/api/search?${new URLSearchParams({ q, scope, page: String(page) })}`, signal);
 
 export const item = (source, id, signal) =>
-  getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
+    getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
+
+/** An image's bytes (a download). The image proxy answers failures as JSON, as the API does. */
+export async function imageBytes(url, signal) {
+    const response = await reach(url, { signal });
+    if (!response.ok) throw refusal(response, await response.json().catch(() => null), 'The image server');
+    try {
+        return await response.blob();
+    } catch (error) {
+        throw unreachable(error);
+    }
+}
 
 /** Why an image URL failed: the proxy answers errors as JSON. */
 export async function imageError(url) {
-  try {
-    const response = await fetch(url);
-    if (response.ok) return null;
-    const body = await response.json();
-    return body?.error?.message ?? `The image server answered ${response.status}.`;
-  } catch {
-    return navigator.onLine ? 'The image could not be loaded.' : 'You are offline.';
-  }
+    try {
+        const response = await fetch(url);
+        if (response.ok) return null;
+        const body = await response.json();
+        return body?.error?.message ?? `The image server answered ${response.status}.`;
+    } catch {
+        return navigator.onLine ? 'The image could not be loaded.' : 'You are offline.';
+    }
 }
 
 /**
@@ -68,24 +91,24 @@ export async function imageError(url) {
  * the stream breaks before `done`. Returns a function that stops listening.
  */
 export function streamSearch(q, scope, { onSection, onDone, onFailure }) {
-  const events = new EventSource(`/api/search/stream?${new URLSearchParams({ q, scope, page: '1' })}`);
-  let finished = false;
-  events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
-  events.addEventListener('done', () => {
-    finished = true;
-    events.close();
-    onDone();
-  });
-  events.addEventListener('error', () => {
-    if (finished) return;
-    finished = true;
-    events.close();
-    onFailure();
-  });
-  return () => {
-    finished = true;
-    events.close();
-  };
+    const events = new EventSource(`/api/search/stream?${new URLSearchParams({ q, scope, page: '1' })}`);
+    let finished = false;
+    events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
+    events.addEventListener('done', () => {
+        finished = true;
+        events.close();
+        onDone();
+    });
+    events.addEventListener('error', () => {
+        if (finished) return;
+        finished = true;
+        events.close();
+        onFailure();
+    });
+    return () => {
+        finished = true;
+        events.close();
+    };
 }
 
 // MARK: - Galleries (docs/galleries.md)
@@ -93,7 +116,7 @@ export function streamSearch(q, scope, { onSection, onDone, onFailure }) {
 const galleryPath = (id) => `/api/galleries/${encodeURIComponent(id)}`;
 
 export const galleries = ({ deleted = false, signal } = {}) =>
-  getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
+    getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
 
 export const gallery = (id, signal) => getJSON(galleryPath(id), signal);
 
@@ -103,7 +126,7 @@ export const renameGallery = async (id, name) => (await send('PATCH', galleryPat
 
 /** To Recently deleted; with `permanent`, for good. */
 export const deleteGallery = async (id, { permanent = false } = {}) =>
-  (await send('DELETE', galleryPath(id) + (permanent ? '?permanent=true' : ''))).body;
+    (await send('DELETE', galleryPath(id) + (permanent ? '?permanent=true' : ''))).body;
 
 export const restoreGallery = async (id) => (await send('POST', `${galleryPath(id)}/restore`)).body;
 
@@ -112,29 +135,29 @@ export const restoreGallery = async (id) => (await send('POST', `${galleryPath(i
  * Answers `{item: GalleryItem, revision}`.
  */
 export async function addToGallery(id, { item, url, file, index }, signal) {
-  const path = `${galleryPath(id)}/items`;
-  let options;
-  if (file) {
-    const form = new FormData();
-    form.append('file', file, file.name || 'image');
-    if (index != null) form.append('index', String(index));
-    options = { form, signal };
-  } else {
-    const json = item ? { item } : { url };
-    if (index != null) json.index = index;
-    options = { json, signal };
-  }
-  const { body, revision } = await send('POST', path, options);
-  return { item: body, revision };
+    const path = `${galleryPath(id)}/items`;
+    let options;
+    if (file) {
+        const form = new FormData();
+        form.append('file', file, file.name || 'image');
+        if (index != null) form.append('index', String(index));
+        options = { form, signal };
+    } else {
+        const json = item ? { item } : { url };
+        if (index != null) json.index = index;
+        options = { json, signal };
+    }
+    const { body, revision } = await send('POST', path, options);
+    return { item: body, revision };
 }
 
 /** Answers `{revision}`. */
 export const removeFromGallery = async (id, itemID) =>
-  (await send('DELETE', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}`)).body;
+    (await send('DELETE', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}`)).body;
 
 /** Answers `{revision, index}`. */
 export const moveInGallery = async (id, itemID, index) =>
-  (await send('POST', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}/move`, { json: { index } })).body;
+    (await send('POST', `${galleryPath(id)}/items/${encodeURIComponent(itemID)}/move`, { json: { index } })).body;
 
 export const galleryExportURL = (id) => `${galleryPath(id)}/export`;
 
@@ -146,26 +169,26 @@ export const GALLERY_EVENTS = ['snapshot', 'added', 'removed', 'moved', 'renamed
  * function that stops listening.
  */
 export function followGallery(id, { onEvent, onBroken }) {
-  const events = new EventSource(`${galleryPath(id)}/events`);
-  let open = true;
-  for (const type of GALLERY_EVENTS) {
-    events.addEventListener(type, (event) => {
-      if (!open) return;
-      let data;
-      try {
-        data = JSON.parse(event.data || '{}');
-      } catch {
-        return;
-      }
-      if (data.revision == null && event.lastEventId) data.revision = Number(event.lastEventId);
-      onEvent(type, data);
+    const events = new EventSource(`${galleryPath(id)}/events`);
+    let open = true;
+    for (const type of GALLERY_EVENTS) {
+        events.addEventListener(type, (event) => {
+            if (!open) return;
+            let data;
+            try {
+                data = JSON.parse(event.data || '{}');
+            } catch {
+                return;
+            }
+            if (data.revision == null && event.lastEventId) data.revision = Number(event.lastEventId);
+            onEvent(type, data);
+        });
+    }
+    events.addEventListener('error', () => {
+        if (open && events.readyState === EventSource.CLOSED) onBroken?.();
     });
-  }
-  events.addEventListener('error', () => {
-    if (open && events.readyState === EventSource.CLOSED) onBroken?.();
-  });
-  return () => {
-    open = false;
-    events.close();
-  };
+    return () => {
+        open = false;
+        events.close();
+    };
 }

@@ -6,305 +6,315 @@ import { attributionText, attributionHTML, isWebURL } from './attribution.js';
 import { Zoom } from './zoom.js';
 import { itemURL, nativeID } from './router.js';
 
-const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/heic': 'heic' };
+const EXTENSIONS = {
+    'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif',
+    'image/heic': 'heic',
+};
 
 export class Detail {
-  /** `onAddToGallery(item)` opens the gallery picker for the item shown. */
-  constructor(catalog, { onClose, onAddToGallery }) {
-    this.catalog = catalog;
-    this.onClose = onClose;
-    this.onAddToGallery = onAddToGallery;
-    this.element = $('#detail');
-    this.stage = $('#stage');
-    this.image = $('#stage-image');
-    this.spinner = $('#stage-spinner');
-    this.menu = $('#action-menu');
-    this.zoom = new Zoom(this.stage, this.image);
-    this.generation = 0;
+    /** `onAddToGallery(item)` opens the gallery picker for the item shown. */
+    constructor(catalog, { onClose, onAddToGallery }) {
+        this.catalog = catalog;
+        this.onClose = onClose;
+        this.onAddToGallery = onAddToGallery;
+        this.element = $('#detail');
+        this.stage = $('#stage');
+        this.image = $('#stage-image');
+        this.spinner = $('#stage-spinner');
+        this.menu = $('#action-menu');
+        this.zoom = new Zoom(this.stage, this.image);
+        this.generation = 0;
 
-    $('#detail-close').addEventListener('click', () => this.onClose());
-    $('#zoom-in').addEventListener('click', () => this.zoom.zoomIn());
-    $('#zoom-out').addEventListener('click', () => this.zoom.zoomOut());
-    $('#zoom-reset').addEventListener('click', () => this.zoom.reset());
-    this.element.addEventListener('click', (event) => {
-      const button = event.target.closest('button[data-action]');
-      if (!button) {
-        if (!event.target.closest('#action-menu')) this.hideMenu();
-        return;
-      }
-      this.hideMenu();
-      this.act(button.dataset.action, button);
-    });
-    // Desktop: right-click; touch: a long press. Both open the same actions as a menu.
-    this.stage.addEventListener('contextmenu', (event) => {
-      event.preventDefault();
-      this.showMenu(event.clientX, event.clientY);
-    });
-    this.stage.addEventListener('pointerdown', (event) => {
-      if (event.pointerType !== 'touch') return;
-      const start = { x: event.clientX, y: event.clientY };
-      clearTimeout(this.pressTimer);
-      this.pressTimer = setTimeout(() => this.showMenu(start.x, start.y), 550);
-      this.pressStart = start;
-    });
-    this.stage.addEventListener('pointermove', (event) => {
-      if (this.pressStart && Math.hypot(event.clientX - this.pressStart.x, event.clientY - this.pressStart.y) > 10) {
-        clearTimeout(this.pressTimer);
-      }
-    });
-    for (const type of ['pointerup', 'pointercancel']) {
-      this.stage.addEventListener(type, () => clearTimeout(this.pressTimer));
-    }
-    this.menu.addEventListener('keydown', (event) => this.menuKey(event));
-    this.element.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      if (!this.menu.hidden) this.hideMenu(true);
-      else this.onClose();
-    });
-    $$('dialog [data-close]').forEach((button) => button.addEventListener('click', () => button.closest('dialog').close()));
-  }
-
-  get isOpen() {
-    return !this.element.hidden;
-  }
-
-  /**
-   * Opens the view for an item already loaded. A gallery item comes as the item with the stored copy's
-   * image URLs, plus `source` (the item as the search gave it, for "Add to gallery") and `link` (its
-   * address in the gallery, for Share), so it shows when the source is offline.
-   */
-  show(item, { source = item, link = itemURL(item) } = {}) {
-    this.generation++;
-    this.open();
-    this.render(item, { source, link });
-  }
-
-  /** Opens the view with a message instead of an item (a gallery item that is no longer there). */
-  unavailable(message) {
-    this.generation++;
-    this.open();
-    this.item = null;
-    this.clearInfo();
-    this.image.removeAttribute('src');
-    this.spinner.hidden = true;
-    $('#detail-title').textContent = 'Not available';
-    this.showError(message);
-  }
-
-  /** Opens the view for an address, loading the item (a reload or a shared link). */
-  async load(source, id) {
-    const generation = ++this.generation;
-    this.open();
-    this.item = null;
-    $('#detail-title').textContent = 'Loading…';
-    this.clearInfo();
-    this.image.removeAttribute('src');
-    this.spinner.hidden = false;
-    $('#stage-error').hidden = true;
-    try {
-      const item = await api.item(source, id);
-      if (generation === this.generation) this.render(item);
-    } catch (error) {
-      if (generation !== this.generation) return;
-      this.spinner.hidden = true;
-      $('#detail-title').textContent = 'Not available';
-      this.showError(error.message);
-    }
-  }
-
-  open() {
-    if (this.isOpen) return;
-    this.returnFocus = document.activeElement;
-    this.element.hidden = false;
-    document.body.classList.add('detail-open');
-    $('#detail-close').focus();
-  }
-
-  close() {
-    if (!this.isOpen) return;
-    this.generation++;
-    this.hideMenu();
-    for (const dialog of $$('dialog[open]')) dialog.close();
-    this.element.hidden = true;
-    document.body.classList.remove('detail-open');
-    this.image.removeAttribute('src');
-    const back = this.returnFocus;
-    this.returnFocus = null;
-    return back;
-  }
-
-  clearInfo() {
-    for (const id of ['#detail-creator', '#detail-license', '#detail-size', '#detail-page', '#detail-tags']) $(id).replaceChildren();
-    $$('#detail-actions button').forEach((button) => { button.disabled = true; });
-  }
-
-  render(item, { source = item, link: address = itemURL(item) } = {}) {
-    this.item = item;
-    this.sourceItem = source;
-    this.link = address;
-    document.title = `${item.title} · Tessera`;
-    $('#detail-title').textContent = item.title;
-    const link = (url, text) => (isWebURL(url) ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text) : text);
-    $('#detail-creator').replaceChildren(item.creator?.name ? link(item.creator.url, item.creator.name) : 'unknown');
-    $('#detail-license').replaceChildren(item.license?.name ? link(item.license.url, item.license.name) : 'not stated');
-    const full = item.full ?? item.preview ?? item.thumbnail;
-    $('#detail-size').textContent = [
-      full?.width && full?.height ? `${formatNumber(full.width)} × ${formatNumber(full.height)} px` : null,
-      this.catalog.sourceTitle(item.source),
-    ].filter(Boolean).join(' · ');
-    const page = $('#detail-page');
-    page.hidden = !isWebURL(item.pageURL);
-    page.textContent = `View on ${this.catalog.sourceTitle(item.source)}`;
-    if (isWebURL(item.pageURL)) page.href = item.pageURL;
-    $('#detail-tags').replaceChildren(...(item.tags ?? []).map((tag) => h('li', {}, tag)));
-    $$('#detail-actions button, #action-menu button').forEach((button) => { button.disabled = false; });
-    $('#detail-actions [data-action="original"]').hidden = !item.full || item.full.url === item.preview?.url;
-    this.menu.querySelector('[data-action="source-page"]').hidden = !isWebURL(item.pageURL);
-    this.image.alt = item.title;
-    this.zoom.reset();
-    this.showImage(item.preview ?? item.full ?? item.thumbnail, item.thumbnail);
-  }
-
-  /** Shows `placeholder` (usually cached) at once, then `image` when it has loaded. */
-  showImage(image, placeholder) {
-    const generation = this.generation;
-    $('#stage-error').hidden = true;
-    if (!image) {
-      this.spinner.hidden = true;
-      this.showError('This item has no image.');
-      return;
-    }
-    this.spinner.hidden = false;
-    if (placeholder && !this.image.getAttribute('src')) this.image.src = placeholder.url;
-    const loader = new Image();
-    loader.decoding = 'async';
-    loader.onload = () => {
-      if (generation !== this.generation) return;
-      this.image.src = image.url;
-      this.image.dataset.variant = image.url.split('/')[2] ?? '';
-      this.spinner.hidden = true;
-    };
-    loader.onerror = async () => {
-      if (generation !== this.generation) return;
-      this.spinner.hidden = true;
-      this.showError((await api.imageError(image.url)) ?? 'The image could not be loaded.');
-    };
-    loader.src = image.url;
-  }
-
-  showError(message) {
-    const error = $('#stage-error');
-    error.textContent = message;
-    error.hidden = false;
-  }
-
-  async act(action, button) {
-    const item = this.item;
-    if (!item) return;
-    switch (action) {
-      case 'original':
-        button.hidden = true;
-        this.showImage(item.full, null);
-        break;
-      case 'download':
-        await this.download(item, button);
-        break;
-      case 'share': {
-        const url = new URL(this.link ?? itemURL(item), location.origin).href;
-        if (navigator.share) {
-          try { await navigator.share({ title: item.title, url }); } catch { /* cancelled */ }
-        } else if (await copyText(url)) {
-          toast('Link copied');
+        $('#detail-close').addEventListener('click', () => this.onClose());
+        $('#zoom-in').addEventListener('click', () => this.zoom.zoomIn());
+        $('#zoom-out').addEventListener('click', () => this.zoom.zoomOut());
+        $('#zoom-reset').addEventListener('click', () => this.zoom.reset());
+        this.element.addEventListener('click', (event) => {
+            const button = event.target.closest('button[data-action]');
+            if (!button) {
+                if (!event.target.closest('#action-menu')) this.hideMenu();
+                return;
+            }
+            this.hideMenu();
+            this.act(button.dataset.action, button);
+        });
+        // Desktop: right-click; touch: a long press. Both open the same actions as a menu.
+        this.stage.addEventListener('contextmenu', (event) => {
+            event.preventDefault();
+            this.showMenu(event.clientX, event.clientY);
+        });
+        this.stage.addEventListener('pointerdown', (event) => {
+            if (event.pointerType !== 'touch') return;
+            const start = { x: event.clientX, y: event.clientY };
+            clearTimeout(this.pressTimer);
+            this.pressTimer = setTimeout(() => this.showMenu(start.x, start.y), 550);
+            this.pressStart = start;
+        });
+        this.stage.addEventListener('pointermove', (event) => {
+            const start = this.pressStart;
+            if (start && Math.hypot(event.clientX - start.x, event.clientY - start.y) > 10) {
+                clearTimeout(this.pressTimer);
+            }
+        });
+        for (const type of ['pointerup', 'pointercancel']) {
+            this.stage.addEventListener(type, () => clearTimeout(this.pressTimer));
         }
-        break;
-      }
-      case 'copy-text':
-        if (await copyText(attributionText(item))) toast('Attribution copied');
-        break;
-      case 'copy-html':
-        if (await copyText(attributionHTML(item))) toast('Attribution copied as HTML');
-        break;
-      case 'metadata':
-        this.showMetadata(item);
-        break;
-      case 'add-to-gallery':
-        this.onAddToGallery?.(this.sourceItem ?? item);
-        break;
-      case 'source-page':
-        if (isWebURL(item.pageURL)) open(item.pageURL, '_blank', 'noopener,noreferrer');
-        break;
+        this.menu.addEventListener('keydown', (event) => this.menuKey(event));
+        this.element.addEventListener('keydown', (event) => {
+            if (event.key !== 'Escape') return;
+            event.preventDefault();
+            if (!this.menu.hidden) this.hideMenu(true);
+            else this.onClose();
+        });
+        $$('dialog [data-close]').forEach((button) => {
+            button.addEventListener('click', () => button.closest('dialog').close());
+        });
     }
-  }
 
-  async download(item, button) {
-    const image = item.full ?? item.preview;
-    if (!image) return;
-    button.disabled = true;
-    try {
-      const response = await fetch(image.url);
-      if (!response.ok) throw new Error((await api.imageError(image.url)) ?? 'The download failed.');
-      const blob = await response.blob();
-      const url = URL.createObjectURL(blob);
-      const link = h('a', { href: url, download: fileName(item, blob.type) });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    } catch (error) {
-      toast(error.message);
-    } finally {
-      button.disabled = false;
+    get isOpen() {
+        return !this.element.hidden;
     }
-  }
 
-  showMetadata(item) {
-    const full = item.full ?? item.preview;
-    const rows = [
-      ['Title', item.title],
-      ['Creator', item.creator?.name],
-      ['Licence', item.license?.name],
-      ['Source', this.catalog.sourceTitle(item.source)],
-      ['Kind', item.kind],
-      ['ID', item.id],
-      ['Size', full?.width && full?.height ? `${full.width} × ${full.height}` : null],
-      ['Tags', (item.tags ?? []).join(', ')],
-      ...(item.metadata ?? []).map((entry) => [entry.label, entry.value]),
-    ].filter(([, value]) => value);
-    $('#metadata-list').replaceChildren(...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
-    $('#metadata-sheet').showModal();
-  }
-
-  showMenu(x, y) {
-    if (!this.item) return;
-    this.menu.hidden = false;
-    const box = this.menu.getBoundingClientRect();
-    this.menu.style.left = `${Math.max(8, Math.min(x, innerWidth - box.width - 8))}px`;
-    this.menu.style.top = `${Math.max(8, Math.min(y, innerHeight - box.height - 8))}px`;
-    this.menu.querySelector('button:not([hidden])')?.focus();
-  }
-
-  hideMenu(restoreFocus = false) {
-    if (this.menu.hidden) return;
-    this.menu.hidden = true;
-    if (restoreFocus) this.stage.focus();
-  }
-
-  menuKey(event) {
-    const buttons = $$('button:not([hidden])', this.menu);
-    const index = buttons.indexOf(document.activeElement);
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      const next = (index + (event.key === 'ArrowDown' ? 1 : -1) + buttons.length) % buttons.length;
-      buttons[next].focus();
+    /**
+     * Opens the view for an item already loaded. A gallery item comes as the item with the stored copy's
+     * image URLs, plus `source` (the item as the search gave it, for "Add to gallery") and `link` (its
+     * address in the gallery, for Share), so it shows when the source is offline.
+     */
+    show(item, { source = item, link = itemURL(item) } = {}) {
+        this.generation++;
+        this.open();
+        this.render(item, { source, link });
     }
-  }
+
+    /** Opens the view with a message instead of an item (a gallery item that is no longer there). */
+    unavailable(message) {
+        this.generation++;
+        this.open();
+        this.item = null;
+        this.clearInfo();
+        this.image.removeAttribute('src');
+        this.spinner.hidden = true;
+        $('#detail-title').textContent = 'Not available';
+        this.showError(message);
+    }
+
+    /** Opens the view for an address, loading the item (a reload or a shared link). */
+    async load(source, id) {
+        const generation = ++this.generation;
+        this.open();
+        this.item = null;
+        $('#detail-title').textContent = 'Loading…';
+        this.clearInfo();
+        this.image.removeAttribute('src');
+        this.spinner.hidden = false;
+        $('#stage-error').hidden = true;
+        try {
+            const item = await api.item(source, id);
+            if (generation === this.generation) this.render(item);
+        } catch (error) {
+            if (generation !== this.generation) return;
+            this.spinner.hidden = true;
+            $('#detail-title').textContent = 'Not available';
+            this.showError(error.message);
+        }
+    }
+
+    open() {
+        if (this.isOpen) return;
+        this.returnFocus = document.activeElement;
+        this.element.hidden = false;
+        document.body.classList.add('detail-open');
+        $('#detail-close').focus();
+    }
+
+    close() {
+        if (!this.isOpen) return;
+        this.generation++;
+        this.hideMenu();
+        for (const dialog of $$('dialog[open]')) dialog.close();
+        this.element.hidden = true;
+        document.body.classList.remove('detail-open');
+        this.image.removeAttribute('src');
+        const back = this.returnFocus;
+        this.returnFocus = null;
+        return back;
+    }
+
+    clearInfo() {
+        for (const id of ['#detail-creator', '#detail-license', '#detail-size', '#detail-page', '#detail-tags']) {
+            $(id).replaceChildren();
+        }
+        $$('#detail-actions button').forEach((button) => { button.disabled = true; });
+    }
+
+    render(item, { source = item, link: address = itemURL(item) } = {}) {
+        this.item = item;
+        this.sourceItem = source;
+        this.link = address;
+        document.title = `${item.title} · Tessera`;
+        $('#detail-title').textContent = item.title;
+        const link = (url, text) =>
+            (isWebURL(url) ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text) : text);
+        $('#detail-creator')
+            .replaceChildren(item.creator?.name ? link(item.creator.url, item.creator.name) : 'unknown');
+        $('#detail-license')
+            .replaceChildren(item.license?.name ? link(item.license.url, item.license.name) : 'not stated');
+        const full = item.full ?? item.preview ?? item.thumbnail;
+        $('#detail-size').textContent = [
+            full?.width && full?.height ? `${formatNumber(full.width)} × ${formatNumber(full.height)} px` : null,
+            this.catalog.sourceTitle(item.source),
+        ].filter(Boolean).join(' · ');
+        const page = $('#detail-page');
+        page.hidden = !isWebURL(item.pageURL);
+        page.textContent = `View on ${this.catalog.sourceTitle(item.source)}`;
+        if (isWebURL(item.pageURL)) page.href = item.pageURL;
+        $('#detail-tags').replaceChildren(...(item.tags ?? []).map((tag) => h('li', {}, tag)));
+        $$('#detail-actions button, #action-menu button').forEach((button) => { button.disabled = false; });
+        $('#detail-actions [data-action="original"]').hidden = !item.full || item.full.url === item.preview?.url;
+        this.menu.querySelector('[data-action="source-page"]').hidden = !isWebURL(item.pageURL);
+        this.image.alt = item.title;
+        this.zoom.reset();
+        this.showImage(item.preview ?? item.full ?? item.thumbnail, item.thumbnail);
+    }
+
+    /** Shows `placeholder` (usually cached) at once, then `image` when it has loaded. */
+    showImage(image, placeholder) {
+        const generation = this.generation;
+        $('#stage-error').hidden = true;
+        if (!image) {
+            this.spinner.hidden = true;
+            this.showError('This item has no image.');
+            return;
+        }
+        this.spinner.hidden = false;
+        if (placeholder && !this.image.getAttribute('src')) this.image.src = placeholder.url;
+        const loader = new Image();
+        loader.decoding = 'async';
+        loader.onload = () => {
+            if (generation !== this.generation) return;
+            this.image.src = image.url;
+            this.image.dataset.variant = image.url.split('/')[2] ?? '';
+            this.spinner.hidden = true;
+        };
+        loader.onerror = async () => {
+            if (generation !== this.generation) return;
+            this.spinner.hidden = true;
+            this.showError((await api.imageError(image.url)) ?? 'The image could not be loaded.');
+        };
+        loader.src = image.url;
+    }
+
+    showError(message) {
+        const error = $('#stage-error');
+        error.textContent = message;
+        error.hidden = false;
+    }
+
+    async act(action, button) {
+        const item = this.item;
+        if (!item) return;
+        switch (action) {
+            case 'original':
+                button.hidden = true;
+                this.showImage(item.full, null);
+                break;
+            case 'download':
+                await this.download(item, button);
+                break;
+            case 'share': {
+                const url = new URL(this.link ?? itemURL(item), location.origin).href;
+                if (navigator.share) {
+                    try { await navigator.share({ title: item.title, url }); } catch { /* cancelled */ }
+                } else if (await copyText(url)) {
+                    toast('Link copied');
+                }
+                break;
+            }
+            case 'copy-text':
+                if (await copyText(attributionText(item))) toast('Attribution copied');
+                break;
+            case 'copy-html':
+                if (await copyText(attributionHTML(item))) toast('Attribution copied as HTML');
+                break;
+            case 'metadata':
+                this.showMetadata(item);
+                break;
+            case 'add-to-gallery':
+                this.onAddToGallery?.(this.sourceItem ?? item);
+                break;
+            case 'source-page':
+                if (isWebURL(item.pageURL)) open(item.pageURL, '_blank', 'noopener,noreferrer');
+                break;
+        }
+    }
+
+    async download(item, button) {
+        const image = item.full ?? item.preview;
+        if (!image) return;
+        button.disabled = true;
+        try {
+            const blob = await api.imageBytes(image.url);
+            const url = URL.createObjectURL(blob);
+            const link = h('a', { href: url, download: fileName(item, blob.type) });
+            document.body.append(link);
+            link.click();
+            link.remove();
+            setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        } catch (error) {
+            toast(error.message);
+        } finally {
+            button.disabled = false;
+        }
+    }
+
+    showMetadata(item) {
+        const full = item.full ?? item.preview;
+        const rows = [
+            ['Title', item.title],
+            ['Creator', item.creator?.name],
+            ['Licence', item.license?.name],
+            ['Source', this.catalog.sourceTitle(item.source)],
+            ['Kind', item.kind],
+            ['ID', item.id],
+            ['Size', full?.width && full?.height ? `${full.width} × ${full.height}` : null],
+            ['Tags', (item.tags ?? []).join(', ')],
+            ...(item.metadata ?? []).map((entry) => [entry.label, entry.value]),
+        ].filter(([, value]) => value);
+        $('#metadata-list')
+            .replaceChildren(...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
+        $('#metadata-sheet').showModal();
+    }
+
+    showMenu(x, y) {
+        if (!this.item) return;
+        this.menu.hidden = false;
+        const box = this.menu.getBoundingClientRect();
+        this.menu.style.left = `${Math.max(8, Math.min(x, innerWidth - box.width - 8))}px`;
+        this.menu.style.top = `${Math.max(8, Math.min(y, innerHeight - box.height - 8))}px`;
+        this.menu.querySelector('button:not([hidden])')?.focus();
+    }
+
+    hideMenu(restoreFocus = false) {
+        if (this.menu.hidden) return;
+        this.menu.hidden = true;
+        if (restoreFocus) this.stage.focus();
+    }
+
+    menuKey(event) {
+        const buttons = $$('button:not([hidden])', this.menu);
+        const index = buttons.indexOf(document.activeElement);
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            const next = (index + (event.key === 'ArrowDown' ? 1 : -1) + buttons.length) % buttons.length;
+            buttons[next].focus();
+        }
+    }
 }
 
 /** `blossom-bloom-flower-pixabay-195893.jpg`: readable, unique, with the extension of the bytes. */
 export function fileName(item, type) {
-  const slug = item.title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  const id = nativeID(item).replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
-  return [slug, item.source, id].filter(Boolean).join('-') + '.' + (EXTENSIONS[type] ?? 'jpg');
+    const slug = item.title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+    const id = nativeID(item).replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
+    return [slug, item.source, id].filter(Boolean).join('-') + '.' + (EXTENSIONS[type] ?? 'jpg');
 }

@@ -3,16 +3,16 @@
 
 /** Makes an element: `h('a', {href: '/x', class: 'y'}, 'text', child)`. */
 export function h(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    element.setAttribute(name, value === true ? '' : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return element;
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+        if (value === undefined || value === null || value === false) continue;
+        element.setAttribute(name, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+        if (child === undefined || child === null || child === false) continue;
+        element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return element;
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);
@@ -20,6 +20,8 @@ export const $$ = (selector, root = document) => [...root.querySelectorAll(selec
 
 const numberFormat = new Intl.NumberFormat();
 export const formatNumber = (n) => numberFormat.format(n);
+/** "1 item", "1,204 items": a gallery's size, in the list, the picker and the panel alike. */
+export const itemCount = (n) => `${formatNumber(n)} ${n === 1 ? 'item' : 'items'}`;
 
 let toastTimer = 0;
 let toastAction = null;
@@ -28,62 +30,62 @@ let toastAction = null;
  * "Undo") and `onAction`, it carries a button, stays longer, and stays while the pointer or focus is on it.
  */
 export function toast(message, { action, onAction } = {}) {
-  const element = $('#toast');
-  const parts = [h('span', { class: 'toast-text' }, message)];
-  toastAction = null;
-  if (action && onAction) {
-    const button = h('button', { type: 'button', class: 'toast-action' }, action);
-    toastAction = () => {
-      toastAction = null;
-      element.hidden = true;
-      onAction();
-    };
-    button.addEventListener('click', toastAction);
-    parts.push(button);
-  }
-  element.replaceChildren(...parts);
-  element.hidden = false;
-  scheduleToastEnd(toastAction ? 6000 : 2600);
+    const element = $('#toast');
+    const parts = [h('span', { class: 'toast-text' }, message)];
+    toastAction = null;
+    if (action && onAction) {
+        const button = h('button', { type: 'button', class: 'toast-action' }, action);
+        toastAction = () => {
+            toastAction = null;
+            element.hidden = true;
+            onAction();
+        };
+        button.addEventListener('click', toastAction);
+        parts.push(button);
+    }
+    element.replaceChildren(...parts);
+    element.hidden = false;
+    scheduleToastEnd(toastAction ? 6000 : 2600);
 }
 
 function scheduleToastEnd(delay) {
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => {
-    const element = $('#toast');
-    if (element.matches(':hover, :focus-within')) scheduleToastEnd(1500);
-    else {
-      element.hidden = true;
-      toastAction = null;
-    }
-  }, delay);
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => {
+        const element = $('#toast');
+        if (element.matches(':hover, :focus-within')) scheduleToastEnd(1500);
+        else {
+            element.hidden = true;
+            toastAction = null;
+        }
+    }, delay);
 }
 
 /** Runs the visible toast's action (Undo) if there is one: for Ctrl+Z / ⌘Z. */
 export function runToastAction() {
-  if (!toastAction || $('#toast').hidden) return false;
-  toastAction();
-  return true;
+    if (!toastAction || $('#toast').hidden) return false;
+    toastAction();
+    return true;
 }
 
 /** Copies text to the clipboard; falls back to a hidden text area where the Clipboard API is refused. */
 export async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = h('textarea', { class: 'visually-hidden', readonly: true });
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    const copied = document.execCommand('copy');
-    area.remove();
-    return copied;
-  }
+    try {
+        await navigator.clipboard.writeText(text);
+        return true;
+    } catch {
+        const area = h('textarea', { class: 'visually-hidden', readonly: true });
+        area.value = text;
+        document.body.append(area);
+        area.select();
+        const copied = document.execCommand('copy');
+        area.remove();
+        return copied;
+    }
 }
 
 /** Whether a key event comes from somewhere the user types text. */
 export function isTyping(event) {
-  const target = event.target;
-  return target instanceof HTMLElement &&
-    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+    const target = event.target;
+    return target instanceof HTMLElement &&
+        (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }

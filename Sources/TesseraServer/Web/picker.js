@@ -1,118 +1,117 @@
 // "Add to gallery": a dialog listing the galleries (most recently changed first) and "New gallery…".
 // Choosing one adds the item there; the dialog closes at once and a toast says how it went.
 import * as api from './api.js';
-import { $, h, toast } from './dom.js';
+import { $, h, toast, itemCount } from './dom.js';
 import { galleryURL, go } from './router.js';
-import { itemCount } from './galleries.js';
 import { nameProblem } from './rename.js';
 import { icon } from './icons.js';
 
 export class GalleryPicker {
-  constructor() {
-    this.dialog = $('#gallery-picker');
-    this.list = $('#picker-list');
-    this.status = $('#picker-status');
-    this.form = $('#picker-new');
-    this.field = $('#picker-name');
-    this.message = $('#picker-message');
-    this.list.addEventListener('click', (event) => {
-      const choice = event.target.closest('button[data-gallery]');
-      if (choice) this.choose(this.galleries.find((gallery) => gallery.id === choice.dataset.gallery));
-    });
-    $('#picker-new-toggle').addEventListener('click', () => this.showForm(true));
-    this.form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      this.createAndChoose();
-    });
-    this.field.addEventListener('keydown', (event) => {
-      // Escape leaves the name field first, then (a second press) the dialog.
-      if (event.key === 'Escape') {
-        event.preventDefault();
+    constructor() {
+        this.dialog = $('#gallery-picker');
+        this.list = $('#picker-list');
+        this.status = $('#picker-status');
+        this.form = $('#picker-new');
+        this.field = $('#picker-name');
+        this.message = $('#picker-message');
+        this.list.addEventListener('click', (event) => {
+            const choice = event.target.closest('button[data-gallery]');
+            if (choice) this.choose(this.galleries.find((gallery) => gallery.id === choice.dataset.gallery));
+        });
+        $('#picker-new-toggle').addEventListener('click', () => this.showForm(true));
+        this.form.addEventListener('submit', (event) => {
+            event.preventDefault();
+            this.createAndChoose();
+        });
+        this.field.addEventListener('keydown', (event) => {
+            // Escape leaves the name field first, then (a second press) the dialog.
+            if (event.key === 'Escape') {
+                event.preventDefault();
+                this.showForm(false);
+                $('#picker-new-toggle').focus();
+            }
+        });
+        this.field.addEventListener('input', () => { this.message.hidden = true; });
+        this.galleries = [];
+    }
+
+    /** Opens the picker for a search result (an `Item`). */
+    async open(item) {
+        this.item = item;
         this.showForm(false);
+        this.list.replaceChildren();
+        this.status.textContent = 'Loading galleries…';
+        this.status.hidden = false;
+        this.dialog.showModal();
         $('#picker-new-toggle').focus();
-      }
-    });
-    this.field.addEventListener('input', () => { this.message.hidden = true; });
-    this.galleries = [];
-  }
-
-  /** Opens the picker for a search result (an `Item`). */
-  async open(item) {
-    this.item = item;
-    this.showForm(false);
-    this.list.replaceChildren();
-    this.status.textContent = 'Loading galleries…';
-    this.status.hidden = false;
-    this.dialog.showModal();
-    $('#picker-new-toggle').focus();
-    try {
-      this.galleries = await api.galleries();
-      if (this.item !== item || !this.dialog.open) return;
-      this.status.hidden = this.galleries.length > 0;
-      this.status.textContent = 'No galleries yet: make the first one.';
-      this.list.replaceChildren(...this.galleries.map((gallery) => this.entry(gallery)));
-      (this.list.querySelector('button') ?? $('#picker-new-toggle')).focus();
-    } catch (error) {
-      this.status.textContent = error.message;
+        try {
+            this.galleries = await api.galleries();
+            if (this.item !== item || !this.dialog.open) return;
+            this.status.hidden = this.galleries.length > 0;
+            this.status.textContent = 'No galleries yet: make the first one.';
+            this.list.replaceChildren(...this.galleries.map((gallery) => this.entry(gallery)));
+            (this.list.querySelector('button') ?? $('#picker-new-toggle')).focus();
+        } catch (error) {
+            this.status.textContent = error.message;
+        }
     }
-  }
 
-  entry(gallery) {
-    const cover = gallery.cover
-      ? h('img', { src: gallery.cover.url, alt: '', width: 48, height: 48, decoding: 'async' })
-      : h('span', { class: 'picker-cover-empty' }, icon('image'));
-    return h('li', {},
-      h('button', { type: 'button', class: 'picker-entry', 'data-gallery': gallery.id },
-        h('span', { class: 'picker-cover' }, cover),
-        h('span', { class: 'picker-text' },
-          h('span', { class: 'picker-name' }, gallery.name),
-          h('span', { class: 'muted' }, itemCount(gallery.itemCount)))));
-  }
-
-  showForm(shown) {
-    this.form.hidden = !shown;
-    $('#picker-new-toggle').hidden = shown;
-    this.message.hidden = true;
-    if (shown) {
-      this.field.value = '';
-      this.field.focus();
+    entry(gallery) {
+        const cover = gallery.cover
+            ? h('img', { src: gallery.cover.url, alt: '', width: 48, height: 48, decoding: 'async' })
+            : h('span', { class: 'picker-cover-empty' }, icon('image'));
+        return h('li', {},
+            h('button', { type: 'button', class: 'picker-entry', 'data-gallery': gallery.id },
+                h('span', { class: 'picker-cover' }, cover),
+                h('span', { class: 'picker-text' },
+                    h('span', { class: 'picker-name' }, gallery.name),
+                    h('span', { class: 'muted' }, itemCount(gallery.itemCount)))));
     }
-  }
 
-  async createAndChoose() {
-    const problem = nameProblem(this.field.value);
-    if (problem) {
-      this.message.textContent = problem;
-      this.message.hidden = false;
-      this.field.focus();
-      return;
+    showForm(shown) {
+        this.form.hidden = !shown;
+        $('#picker-new-toggle').hidden = shown;
+        this.message.hidden = true;
+        if (shown) {
+            this.field.value = '';
+            this.field.focus();
+        }
     }
-    try {
-      const gallery = await api.createGallery(this.field.value.trim());
-      this.choose(gallery);
-    } catch (error) {
-      this.message.textContent = error.message;
-      this.message.hidden = false;
-    }
-  }
 
-  async choose(gallery) {
-    if (!gallery) return;
-    const item = this.item;
-    this.dialog.close();
-    await addItem(gallery, item);
-  }
+    async createAndChoose() {
+        const problem = nameProblem(this.field.value);
+        if (problem) {
+            this.message.textContent = problem;
+            this.message.hidden = false;
+            this.field.focus();
+            return;
+        }
+        try {
+            const gallery = await api.createGallery(this.field.value.trim());
+            this.choose(gallery);
+        } catch (error) {
+            this.message.textContent = error.message;
+            this.message.hidden = false;
+        }
+    }
+
+    async choose(gallery) {
+        if (!gallery) return;
+        const item = this.item;
+        this.dialog.close();
+        await addItem(gallery, item);
+    }
 }
 
 /** Adds a search result to a gallery, saying so in a toast (with a way to go and see it). */
 export async function addItem(gallery, item) {
-  toast(`Adding to ${gallery.name}…`);
-  try {
-    await api.addToGallery(gallery.id, { item });
-    toast(`Added to ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
-    return true;
-  } catch (error) {
-    toast(`Not added to ${gallery.name}: ${error.message}`);
-    return false;
-  }
+    toast(`Adding to ${gallery.name}…`);
+    try {
+        await api.addToGallery(gallery.id, { item });
+        toast(`Added to ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
+        return true;
+    } catch (error) {
+        toast(`Not added to ${gallery.name}: ${error.message}`);
+        return false;
+    }
 }

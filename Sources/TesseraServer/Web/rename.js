@@ -6,10 +6,10 @@ export const MAX_NAME = 100;
 
 /** Why a name cannot be used, or null when it can. */
 export function nameProblem(value) {
-  const name = value.trim();
-  if (!name) return 'Give the gallery a name.';
-  if (name.length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${name.length}.`;
-  return null;
+    const name = value.trim();
+    if (!name) return 'Give the gallery a name.';
+    if (name.length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${name.length}.`;
+    return null;
 }
 
 /**
@@ -17,72 +17,72 @@ export function nameProblem(value) {
  * with a message when it cannot; `label` is the field's accessible name.
  */
 export function renamable(button, { save, label = 'Gallery name' }) {
-  button.addEventListener('click', () => edit(button, save, label));
+    button.addEventListener('click', () => edit(button, save, label));
 }
 
 function edit(button, save, label) {
-  const original = button.textContent;
-  const messageID = `rename-message-${Math.random().toString(36).slice(2, 8)}`;
-  const field = h('input', {
-    type: 'text', class: 'rename-field', value: original, 'aria-label': label, autocomplete: 'off',
-    spellcheck: 'false', 'aria-describedby': messageID, enterkeyhint: 'done',
-  });
-  const message = h('p', { id: messageID, class: 'inline-message', role: 'alert', hidden: true });
-  const editor = h('span', { class: 'rename' }, field, message);
-  let done = false;
+    const original = button.textContent;
+    const messageID = `rename-message-${Math.random().toString(36).slice(2, 8)}`;
+    const field = h('input', {
+        type: 'text', class: 'rename-field', value: original, 'aria-label': label, autocomplete: 'off',
+        spellcheck: 'false', 'aria-describedby': messageID, enterkeyhint: 'done',
+    });
+    const message = h('p', { id: messageID, class: 'inline-message', role: 'alert', hidden: true });
+    const editor = h('span', { class: 'rename' }, field, message);
+    let done = false;
 
-  const finish = (name) => {
-    if (done) return;
-    done = true;
-    if (name != null) button.textContent = name;
-    editor.replaceWith(button);
-    button.focus();
-  };
-  const commit = async () => {
-    if (done) return;
-    const name = field.value.trim();
-    if (name === original) return finish(null);
-    const problem = nameProblem(field.value);
-    if (problem) {
-      message.textContent = problem;
-      message.hidden = false;
-      field.setAttribute('aria-invalid', 'true');
-      return;
-    }
-    field.disabled = true;
-    try {
-      await save(name);
-      finish(name);
-    } catch (error) {
-      field.disabled = false;
-      message.textContent = error.message;
-      message.hidden = false;
-      field.focus();
-    }
-  };
+    const finish = (name) => {
+        if (done) return;
+        done = true;
+        if (name != null) button.textContent = name;
+        editor.replaceWith(button);
+        button.focus();
+    };
+    const commit = async () => {
+        if (done) return;
+        const name = field.value.trim();
+        if (name === original) return finish(null);
+        const problem = nameProblem(field.value);
+        if (problem) {
+            message.textContent = problem;
+            message.hidden = false;
+            field.setAttribute('aria-invalid', 'true');
+            return;
+        }
+        field.disabled = true;
+        try {
+            await save(name);
+            finish(name);
+        } catch (error) {
+            field.disabled = false;
+            message.textContent = error.message;
+            message.hidden = false;
+            field.focus();
+        }
+    };
 
-  field.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      commit();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      finish(null);
-    }
-  });
-  field.addEventListener('input', () => {
-    message.hidden = true;
-    field.removeAttribute('aria-invalid');
-  });
-  // Leaving the field keeps a valid new name (as photo apps do); an invalid one is dropped.
-  field.addEventListener('blur', () => {
-    if (done || field.disabled) return;
-    if (nameProblem(field.value)) finish(null);
-    else commit();
-  });
+    field.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') {
+            event.preventDefault();
+            commit();
+        } else if (event.key === 'Escape') {
+            event.preventDefault();
+            event.stopPropagation();
+            finish(null);
+        }
+    });
+    field.addEventListener('input', () => {
+        message.hidden = true;
+        field.removeAttribute('aria-invalid');
+    });
+    // Leaving the field keeps a valid new name (as photo apps do); an invalid one is dropped.
+    field.addEventListener('blur', () => {
+        if (done || field.disabled) return;
+        if (nameProblem(field.value)) finish(null);
+        else commit();
+    });
 
-  button.replaceWith(editor);
-  field.focus();
-  field.select();
+    button.replaceWith(editor);
+    field.focus();
+    field.select();
 }

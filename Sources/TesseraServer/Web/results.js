@@ -10,273 +10,283 @@ import { tile, skeletonTiles } from './tiles.js';
 import { TagFilter } from './tags.js';
 
 export class Results {
-  constructor(catalog) {
-    this.catalog = catalog;
-    this.container = $('#results');
-    this.banners = $('#banners');
-    this.summary = $('#summary');
-    this.loadMoreButton = $('#load-more');
-    this.end = $('#end');
-    this.sentinel = $('#sentinel');
-    this.generation = 0;
-    this.query = null;
-    /** Every loaded item by id, for the detail view. */
-    this.items = new Map();
-    this.layout = localStorage.getItem('tessera.layout') === 'list' ? 'list' : 'grid';
-    this.filter = new TagFilter(() => this.applyFilter());
+    constructor(catalog) {
+        this.catalog = catalog;
+        this.container = $('#results');
+        this.banners = $('#banners');
+        this.summary = $('#summary');
+        this.loadMoreButton = $('#load-more');
+        this.end = $('#end');
+        this.sentinel = $('#sentinel');
+        this.generation = 0;
+        this.query = null;
+        /** Every loaded item by id, for the detail view. */
+        this.items = new Map();
+        this.layout = localStorage.getItem('tessera.layout') === 'list' ? 'list' : 'grid';
+        this.filter = new TagFilter(() => this.applyFilter());
 
-    this.loadMoreButton.addEventListener('click', () => {
-      this.autoLoadFailed = false;
-      this.loadNextPage();
-    });
-    // Well ahead of the end: the next page is on its way while the user still has a screen or two to see.
-    this.observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) this.loadNextPage({ automatic: true });
-    }, { rootMargin: '0px 0px 100% 0px' });
-    this.observer.observe(this.sentinel);
-    $('#view-grid').addEventListener('click', () => this.setLayout('grid'));
-    $('#view-list').addEventListener('click', () => this.setLayout('list'));
-    this.showLayout();
-  }
-
-  /** Whether these results are the ones for this search (then nothing needs loading). */
-  shows({ q, scope }) {
-    return this.query?.q === q && this.query?.scope === scope;
-  }
-
-  /** Starts a new search; whatever the previous one still had in flight is aborted and ignored. */
-  start({ q, scope, tag }) {
-    this.stop();
-    const generation = ++this.generation;
-    this.query = { q, scope };
-    this.controller = new AbortController();
-    this.items.clear();
-    this.filter.reset(tag);
-    this.banners.replaceChildren();
-    this.container.replaceChildren();
-    this.page = 0;
-    this.hasMore = false;
-    this.total = null;
-    this.autoLoadFailed = false;
-    this.loading = false;
-    this.updatePager();
-    document.title = `${q} · Tessera`;
-    if (scope === 'all') {
-      this.startSections(generation);
-    } else {
-      this.grid = h('ul', { class: 'tiles grid', role: 'list', 'aria-label': `Results for ${q}` }, skeletonTiles(12));
-      this.showLayout();
-      this.container.append(this.grid);
-      this.summary.textContent = 'Searching…';
-      this.loadNextPage();
+        this.loadMoreButton.addEventListener('click', () => {
+            this.autoLoadFailed = false;
+            this.loadNextPage();
+        });
+        // Well ahead of the end: the next page is on its way while the user still has a screen or two to see.
+        this.observer = new IntersectionObserver((entries) => {
+            if (entries.some((entry) => entry.isIntersecting)) this.loadNextPage({ automatic: true });
+        }, { rootMargin: '0px 0px 100% 0px' });
+        this.observer.observe(this.sentinel);
+        $('#view-grid').addEventListener('click', () => this.setLayout('grid'));
+        $('#view-list').addEventListener('click', () => this.setLayout('list'));
+        this.showLayout();
     }
-  }
 
-  stop() {
-    this.controller?.abort();
-    this.closeStream?.();
-    this.closeStream = null;
-  }
+    /** Whether these results are the ones for this search (then nothing needs loading). */
+    shows({ q, scope }) {
+        return this.query?.q === q && this.query?.scope === scope;
+    }
 
-  isCurrent(generation) {
-    return generation === this.generation;
-  }
-
-  // MARK: - One section, page by page
-
-  async loadNextPage({ automatic = false } = {}) {
-    if (!this.query || this.query.scope === 'all' || this.loading) return;
-    if (this.page > 0 && !this.hasMore) return;
-    if (automatic && this.autoLoadFailed) return;
-    const generation = this.generation;
-    const page = this.page + 1;
-    this.loading = true;
-    this.updatePager();
-    try {
-      const answer = await api.search(this.query.q, this.query.scope, page, this.controller.signal);
-      if (!this.isCurrent(generation)) return;
-      const section = answer.sections[0];
-      if (page === 1) this.grid.replaceChildren();
-      if (section?.error) {
-        this.showBanner(`${section.title}: ${section.error.message}`, true);
-        this.autoLoadFailed = page > 1;
-        this.hasMore = page > 1;
-      } else {
-        this.page = page;
-        this.total = section?.total ?? null;
-        this.hasMore = Boolean(section?.hasMore);
-        this.append(this.grid, section?.items ?? [], section?.id);
+    /** Starts a new search; whatever the previous one still had in flight is aborted and ignored. */
+    start({ q, scope, tag }) {
+        this.stop();
+        const generation = ++this.generation;
+        this.query = { q, scope };
+        this.controller = new AbortController();
+        this.items.clear();
+        this.filter.reset(tag);
         this.banners.replaceChildren();
-      }
-    } catch (error) {
-      if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
-      if (page === 1) this.grid.replaceChildren();
-      this.showBanner(error.message, true);
-      this.autoLoadFailed = true;
-      this.hasMore = true;
-    } finally {
-      if (this.isCurrent(generation)) {
+        this.container.replaceChildren();
+        this.page = 0;
+        this.hasMore = false;
+        this.total = null;
+        this.autoLoadFailed = false;
         this.loading = false;
         this.updatePager();
-        this.updateSummary();
-        // The new page may not reach the end of the screen yet (or filtered tiles hide it): keep going.
-        requestAnimationFrame(() => { if (this.isCurrent(generation) && this.sentinelNear()) this.loadNextPage({ automatic: true }); });
-      }
-    }
-  }
-
-  sentinelNear() {
-    return this.sentinel.getBoundingClientRect().top < innerHeight * 2;
-  }
-
-  updatePager() {
-    const single = this.query && this.query.scope !== 'all';
-    const more = single && this.page > 0 && this.hasMore;
-    this.loadMoreButton.hidden = !more && !(single && this.autoLoadFailed);
-    this.loadMoreButton.disabled = this.loading;
-    this.loadMoreButton.textContent = this.loading ? 'Loading…' : 'Load more';
-    const finished = single && this.page > 0 && !this.hasMore && !this.loading;
-    this.end.hidden = !finished || this.items.size === 0;
-    this.end.textContent = `End of results: ${formatNumber(this.items.size)} loaded.`;
-    if (finished && this.items.size === 0) this.showEmpty();
-  }
-
-  // MARK: - All: one strip per section, in the fixed order, filled as sections arrive
-
-  startSections(generation) {
-    const slots = new Map();
-    for (const section of this.catalog.enabledSections) {
-      const strip = h('ul', { class: 'tiles strip', role: 'list', 'aria-label': section.title }, skeletonTiles(6));
-      const element = h('section', { class: 'section pending', 'data-section': section.id, 'aria-busy': 'true' },
-        h('div', { class: 'section-head' },
-          h('h2', {}, section.title),
-          h('span', { class: 'count' }, 'Searching…')),
-        strip);
-      slots.set(section.id, element);
-      this.container.append(element);
-    }
-    this.summary.textContent = 'Searching…';
-    this.showLayout();
-    const arrived = new Set();
-    const place = (section) => {
-      if (!this.isCurrent(generation) || arrived.has(section.id)) return;
-      arrived.add(section.id);
-      const slot = slots.get(section.id);
-      if (!slot) return;
-      if (section.error) {
-        this.showBanner(`${section.title}: ${section.error.message} Other results below.`, false, section.id);
-        slot.remove();
-        return;
-      }
-      if (!section.items?.length) {
-        slot.remove();
-        return;
-      }
-      slot.classList.remove('pending');
-      slot.removeAttribute('aria-busy');
-      const strip = slot.querySelector('.strip');
-      strip.replaceChildren();
-      this.append(strip, section.items, section.id);
-      const count = section.total == null ? `${formatNumber(section.items.length)}+` : formatNumber(section.total);
-      slot.querySelector('.count').textContent = `${count} results`;
-      slot.querySelector('.section-head').append(
-        h('a', { href: searchURL({ q: this.query.q, scope: section.id }), 'data-nav': true,
-          'aria-label': `See all ${section.title} results` }, 'See all'));
-      this.updateSummary();
-    };
-    const finish = () => {
-      if (!this.isCurrent(generation)) return;
-      for (const [id, slot] of slots) if (!arrived.has(id)) slot.remove();
-      if (this.items.size === 0 && !this.banners.childElementCount) this.showEmpty();
-      this.updateSummary();
-    };
-    this.closeStream = api.streamSearch(this.query.q, 'all', {
-      onSection: place,
-      onDone: finish,
-      // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
-      onFailure: async () => {
-        if (!this.isCurrent(generation)) return;
-        try {
-          const answer = await api.search(this.query.q, 'all', 1, this.controller.signal);
-          answer.sections.forEach(place);
-        } catch (error) {
-          if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
-          this.showBanner(error.message, false);
+        document.title = `${q} · Tessera`;
+        if (scope === 'all') {
+            this.startSections(generation);
+        } else {
+            this.grid = h('ul',
+                { class: 'tiles grid', role: 'list', 'aria-label': `Results for ${q}` }, skeletonTiles(12));
+            this.showLayout();
+            this.container.append(this.grid);
+            this.summary.textContent = 'Searching…';
+            this.loadNextPage();
         }
-        finish();
-      },
-    });
-  }
-
-  // MARK: - Shared
-
-  append(list, items, sectionID) {
-    const fresh = items.filter((item) => !this.items.has(item.id));
-    const sourceTitle = this.catalog.section(sectionID)?.title;
-    const tiles = fresh.map((item) => {
-      this.items.set(item.id, item);
-      return tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
-    });
-    list.append(...tiles);
-    this.filter.add(fresh);
-    this.filter.apply(tiles);
-  }
-
-  applyFilter() {
-    this.filter.apply(this.container.querySelectorAll('.tile:not(.skeleton)'));
-    this.updateSummary();
-    if (this.query) this.onTagChange?.(this.filter.tag);
-    if (this.sentinelNear()) this.loadNextPage({ automatic: true });
-  }
-
-  updateSummary() {
-    if (!this.query) return;
-    const loaded = this.items.size;
-    const visible = this.filter.tag ? this.container.querySelectorAll('.tile:not(.skeleton):not([hidden])').length : loaded;
-    let text;
-    if (this.query.scope === 'all') {
-      const sections = this.container.querySelectorAll('.section:not(.pending)').length;
-      text = `${formatNumber(loaded)} results from ${sections} ${sections === 1 ? 'section' : 'sections'}`;
-    } else {
-      text = this.total == null ? `${formatNumber(loaded)} loaded` : `${formatNumber(loaded)} of ${formatNumber(this.total)} results`;
     }
-    if (this.filter.tag) text = `${formatNumber(visible)} tagged “${this.filter.tag}” · ${text}`;
-    this.summary.textContent = loaded || this.page > 0 ? text : '';
-  }
 
-  showBanner(message, retry, id) {
-    const banner = h('div', { class: 'banner', role: 'alert', 'data-source': id }, message);
-    if (retry) {
-      banner.append(h('button', { type: 'button' }, 'Try again'));
-      banner.lastChild.addEventListener('click', () => {
-        banner.remove();
-        this.autoLoadFailed = false;
-        if (this.page === 0) this.start({ ...this.query, tag: this.filter.tag });
-        else this.loadNextPage();
-      });
+    stop() {
+        this.controller?.abort();
+        this.closeStream?.();
+        this.closeStream = null;
     }
-    if (id) this.banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
-    else this.banners.replaceChildren();
-    this.banners.append(banner);
-  }
 
-  showEmpty() {
-    if (this.container.querySelector('.empty')) return;
-    this.container.replaceChildren(h('p', { class: 'empty', role: 'status' }, `No results for “${this.query.q}”.`));
-    this.summary.textContent = '';
-  }
+    isCurrent(generation) {
+        return generation === this.generation;
+    }
 
-  setLayout(layout) {
-    this.layout = layout;
-    localStorage.setItem('tessera.layout', layout);
-    this.showLayout();
-  }
+    // MARK: - One section, page by page
 
-  showLayout() {
-    const list = this.layout === 'list';
-    $('#view-grid').setAttribute('aria-pressed', String(!list));
-    $('#view-list').setAttribute('aria-pressed', String(list));
-    for (const element of this.container.querySelectorAll('.tiles')) element.classList.toggle('list', list);
-    this.grid?.classList.toggle('list', list);
-  }
+    async loadNextPage({ automatic = false } = {}) {
+        if (!this.query || this.query.scope === 'all' || this.loading) return;
+        if (this.page > 0 && !this.hasMore) return;
+        if (automatic && this.autoLoadFailed) return;
+        const generation = this.generation;
+        const page = this.page + 1;
+        this.loading = true;
+        this.updatePager();
+        try {
+            const answer = await api.search(this.query.q, this.query.scope, page, this.controller.signal);
+            if (!this.isCurrent(generation)) return;
+            const section = answer.sections[0];
+            if (page === 1) this.grid.replaceChildren();
+            if (section?.error) {
+                this.showBanner(`${section.title}: ${section.error.message}`, true);
+                this.autoLoadFailed = page > 1;
+                this.hasMore = page > 1;
+            } else {
+                this.page = page;
+                this.total = section?.total ?? null;
+                this.hasMore = Boolean(section?.hasMore);
+                this.append(this.grid, section?.items ?? [], section?.id);
+                this.banners.replaceChildren();
+            }
+        } catch (error) {
+            if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
+            if (page === 1) this.grid.replaceChildren();
+            this.showBanner(error.message, true);
+            this.autoLoadFailed = true;
+            this.hasMore = true;
+        } finally {
+            if (this.isCurrent(generation)) {
+                this.loading = false;
+                this.updatePager();
+                this.updateSummary();
+                // The new page may not reach the end of the screen yet (or filtered tiles hide it): keep going.
+                requestAnimationFrame(() => {
+                    if (this.isCurrent(generation) && this.sentinelNear()) this.loadNextPage({ automatic: true });
+                });
+            }
+        }
+    }
+
+    sentinelNear() {
+        return this.sentinel.getBoundingClientRect().top < innerHeight * 2;
+    }
+
+    updatePager() {
+        const single = this.query && this.query.scope !== 'all';
+        const more = single && this.page > 0 && this.hasMore;
+        this.loadMoreButton.hidden = !more && !(single && this.autoLoadFailed);
+        this.loadMoreButton.disabled = this.loading;
+        this.loadMoreButton.textContent = this.loading ? 'Loading…' : 'Load more';
+        const finished = single && this.page > 0 && !this.hasMore && !this.loading;
+        this.end.hidden = !finished || this.items.size === 0;
+        this.end.textContent = `End of results: ${formatNumber(this.items.size)} loaded.`;
+        if (finished && this.items.size === 0) this.showEmpty();
+    }
+
+    // MARK: - All: one strip per section, in the fixed order, filled as sections arrive
+
+    startSections(generation) {
+        const slots = new Map();
+        for (const section of this.catalog.enabledSections) {
+            const strip = h('ul',
+                { class: 'tiles strip', role: 'list', 'aria-label': section.title }, skeletonTiles(6));
+            const element = h('section', { class: 'section pending', 'data-section': section.id, 'aria-busy': 'true' },
+                h('div', { class: 'section-head' },
+                    h('h2', {}, section.title),
+                    h('span', { class: 'count' }, 'Searching…')),
+                strip);
+            slots.set(section.id, element);
+            this.container.append(element);
+        }
+        this.summary.textContent = 'Searching…';
+        this.showLayout();
+        const arrived = new Set();
+        const place = (section) => {
+            if (!this.isCurrent(generation) || arrived.has(section.id)) return;
+            arrived.add(section.id);
+            const slot = slots.get(section.id);
+            if (!slot) return;
+            if (section.error) {
+                this.showBanner(`${section.title}: ${section.error.message} Other results below.`, false, section.id);
+                slot.remove();
+                return;
+            }
+            if (!section.items?.length) {
+                slot.remove();
+                return;
+            }
+            slot.classList.remove('pending');
+            slot.removeAttribute('aria-busy');
+            const strip = slot.querySelector('.strip');
+            strip.replaceChildren();
+            this.append(strip, section.items, section.id);
+            const count = section.total == null
+                ? `${formatNumber(section.items.length)}+`
+                : formatNumber(section.total);
+            slot.querySelector('.count').textContent = `${count} results`;
+            slot.querySelector('.section-head').append(
+                h('a', { href: searchURL({ q: this.query.q, scope: section.id }), 'data-nav': true,
+                    'aria-label': `See all ${section.title} results` }, 'See all'));
+            this.updateSummary();
+        };
+        const finish = () => {
+            if (!this.isCurrent(generation)) return;
+            for (const [id, slot] of slots) if (!arrived.has(id)) slot.remove();
+            if (this.items.size === 0 && !this.banners.childElementCount) this.showEmpty();
+            this.updateSummary();
+        };
+        this.closeStream = api.streamSearch(this.query.q, 'all', {
+            onSection: place,
+            onDone: finish,
+            // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
+            onFailure: async () => {
+                if (!this.isCurrent(generation)) return;
+                try {
+                    const answer = await api.search(this.query.q, 'all', 1, this.controller.signal);
+                    answer.sections.forEach(place);
+                } catch (error) {
+                    if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
+                    this.showBanner(error.message, false);
+                }
+                finish();
+            },
+        });
+    }
+
+    // MARK: - Shared
+
+    append(list, items, sectionID) {
+        const fresh = items.filter((item) => !this.items.has(item.id));
+        const sourceTitle = this.catalog.section(sectionID)?.title;
+        const tiles = fresh.map((item) => {
+            this.items.set(item.id, item);
+            return tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
+        });
+        list.append(...tiles);
+        this.filter.add(fresh);
+        this.filter.apply(tiles);
+    }
+
+    applyFilter() {
+        this.filter.apply(this.container.querySelectorAll('.tile:not(.skeleton)'));
+        this.updateSummary();
+        if (this.query) this.onTagChange?.(this.filter.tag);
+        if (this.sentinelNear()) this.loadNextPage({ automatic: true });
+    }
+
+    updateSummary() {
+        if (!this.query) return;
+        const loaded = this.items.size;
+        const visible = this.filter.tag
+            ? this.container.querySelectorAll('.tile:not(.skeleton):not([hidden])').length
+            : loaded;
+        let text;
+        if (this.query.scope === 'all') {
+            const sections = this.container.querySelectorAll('.section:not(.pending)').length;
+            text = `${formatNumber(loaded)} results from ${sections} ${sections === 1 ? 'section' : 'sections'}`;
+        } else {
+            text = this.total == null
+                ? `${formatNumber(loaded)} loaded`
+                : `${formatNumber(loaded)} of ${formatNumber(this.total)} results`;
+        }
+        if (this.filter.tag) text = `${formatNumber(visible)} tagged “${this.filter.tag}” · ${text}`;
+        this.summary.textContent = loaded || this.page > 0 ? text : '';
+    }
+
+    showBanner(message, retry, id) {
+        const banner = h('div', { class: 'banner', role: 'alert', 'data-source': id }, message);
+        if (retry) {
+            banner.append(h('button', { type: 'button' }, 'Try again'));
+            banner.lastChild.addEventListener('click', () => {
+                banner.remove();
+                this.autoLoadFailed = false;
+                if (this.page === 0) this.start({ ...this.query, tag: this.filter.tag });
+                else this.loadNextPage();
+            });
+        }
+        if (id) this.banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
+        else this.banners.replaceChildren();
+        this.banners.append(banner);
+    }
+
+    showEmpty() {
+        if (this.container.querySelector('.empty')) return;
+        this.container.replaceChildren(h('p', { class: 'empty', role: 'status' }, `No results for “${this.query.q}”.`));
+        this.summary.textContent = '';
+    }
+
+    setLayout(layout) {
+        this.layout = layout;
+        localStorage.setItem('tessera.layout', layout);
+        this.showLayout();
+    }
+
+    showLayout() {
+        const list = this.layout === 'list';
+        $('#view-grid').setAttribute('aria-pressed', String(!list));
+        $('#view-list').setAttribute('aria-pressed', String(list));
+        for (const element of this.container.querySelectorAll('.tiles')) element.classList.toggle('list', list);
+        this.grid?.classList.toggle('list', list);
+    }
 }

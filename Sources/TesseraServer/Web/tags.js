@@ -4,81 +4,81 @@
 import { $, h, formatNumber } from './dom.js';
 
 export class TagFilter {
-  constructor(onChange) {
-    this.onChange = onChange;
-    this.input = $('#tag-filter');
-    this.options = $('#tag-options');
-    this.sheet = $('#tags-sheet');
-    this.counts = new Map();
-    this.tag = '';
-    this.input.addEventListener('input', () => this.set(this.input.value, { fromInput: true }));
-    this.input.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.input.value) {
-        event.stopPropagation();
-        this.set('');
-      }
-    });
-    $('#all-tags').addEventListener('click', () => this.openSheet());
-    this.sheet.addEventListener('click', (event) => {
-      const choice = event.target.closest('button[data-tag]');
-      if (choice) {
-        this.set(choice.dataset.tag);
-        this.sheet.close();
-      }
-    });
-  }
-
-  reset(tag = '') {
-    this.counts.clear();
-    this.options.replaceChildren();
-    this.tag = tag.trim().toLowerCase();
-    this.input.value = this.tag;
-  }
-
-  set(value, { fromInput = false } = {}) {
-    const tag = value.trim().toLowerCase();
-    if (!fromInput) this.input.value = tag;
-    if (tag === this.tag) return;
-    this.tag = tag;
-    this.onChange();
-  }
-
-  /** Counts the tags of newly loaded items. */
-  add(items) {
-    const before = this.counts.size;
-    for (const item of items) {
-      for (const tag of new Set((item.tags ?? []).map((t) => t.toLowerCase()))) {
-        this.counts.set(tag, (this.counts.get(tag) ?? 0) + 1);
-      }
+    constructor(onChange) {
+        this.onChange = onChange;
+        this.input = $('#tag-filter');
+        this.options = $('#tag-options');
+        this.sheet = $('#tags-sheet');
+        this.counts = new Map();
+        this.tag = '';
+        this.input.addEventListener('input', () => this.set(this.input.value, { fromInput: true }));
+        this.input.addEventListener('keydown', (event) => {
+            if (event.key === 'Escape' && this.input.value) {
+                event.stopPropagation();
+                this.set('');
+            }
+        });
+        $('#all-tags').addEventListener('click', () => this.openSheet());
+        this.sheet.addEventListener('click', (event) => {
+            const choice = event.target.closest('button[data-tag]');
+            if (choice) {
+                this.set(choice.dataset.tag);
+                this.sheet.close();
+            }
+        });
     }
-    if (this.counts.size !== before) {
-      this.options.replaceChildren(...this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag })));
+
+    reset(tag = '') {
+        this.counts.clear();
+        this.options.replaceChildren();
+        this.tag = tag.trim().toLowerCase();
+        this.input.value = this.tag;
     }
-  }
 
-  /** Tags by count, most frequent first, then alphabetically. */
-  sorted() {
-    return [...this.counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  }
-
-  /** Shows or hides each tile by the current tag. */
-  apply(tiles) {
-    const tag = this.tag;
-    const exact = !tag || this.counts.has(tag);
-    for (const tile of tiles) {
-      const tags = tile.tags ?? [];
-      tile.hidden = Boolean(tag) && !(exact ? tags.includes(tag) : tags.some((t) => t.startsWith(tag)));
+    set(value, { fromInput = false } = {}) {
+        const tag = value.trim().toLowerCase();
+        if (!fromInput) this.input.value = tag;
+        if (tag === this.tag) return;
+        this.tag = tag;
+        this.onChange();
     }
-  }
 
-  openSheet() {
-    const entries = this.sorted();
-    $('#tags-empty').hidden = entries.length > 0;
-    $('#tags-list').replaceChildren(...entries.map(([tag, count]) =>
-      h('li', {},
-        h('button', { type: 'button', 'data-tag': tag, 'aria-pressed': String(tag === this.tag),
-          'aria-label': `${tag}, ${count} ${count === 1 ? 'item' : 'items'}` },
-        tag, h('span', { class: 'n' }, formatNumber(count))))));
-    this.sheet.showModal();
-  }
+    /** Counts the tags of newly loaded items. */
+    add(items) {
+        const before = this.counts.size;
+        for (const item of items) {
+            for (const tag of new Set((item.tags ?? []).map((t) => t.toLowerCase()))) {
+                this.counts.set(tag, (this.counts.get(tag) ?? 0) + 1);
+            }
+        }
+        if (this.counts.size !== before) {
+            this.options.replaceChildren(...this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag })));
+        }
+    }
+
+    /** Tags by count, most frequent first, then alphabetically. */
+    sorted() {
+        return [...this.counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    }
+
+    /** Shows or hides each tile by the current tag. */
+    apply(tiles) {
+        const tag = this.tag;
+        const exact = !tag || this.counts.has(tag);
+        for (const tile of tiles) {
+            const tags = tile.tags ?? [];
+            tile.hidden = Boolean(tag) && !(exact ? tags.includes(tag) : tags.some((t) => t.startsWith(tag)));
+        }
+    }
+
+    openSheet() {
+        const entries = this.sorted();
+        $('#tags-empty').hidden = entries.length > 0;
+        $('#tags-list').replaceChildren(...entries.map(([tag, count]) =>
+            h('li', {},
+                h('button', { type: 'button', 'data-tag': tag, 'aria-pressed': String(tag === this.tag),
+                    'aria-label': `${tag}, ${count} ${count === 1 ? 'item' : 'items'}` },
+                tag, h('span', { class: 'n' }, formatNumber(count))))));
+        this.sheet.showModal();
+    }
 }
