@@ -41,7 +41,7 @@ public struct AppEnvironment: Sendable {
             configuration: HTTPClient.Configuration(
                 redirectConfiguration: .follow(max: 5, allowCycles: false),
                 timeout: .init(connect: .seconds(5), read: .seconds(30)),
-                connectionPool: .init(idleTimeout: .seconds(60))))
+                connectionPool: .sources))
         let http = SourceHTTP(
             client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger)
         let library = LibraryStore(database: database)

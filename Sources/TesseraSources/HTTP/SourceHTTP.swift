@@ -131,6 +131,18 @@ public struct SourceHTTP: Sendable {
     }
 }
 
+extension HTTPClient.Configuration.ConnectionPool {
+    /// The pool the sources share. AsyncHTTPClient's default retries a failed connection with backoff and
+    /// fails the waiting request only when the connect timeout runs out, so a refused connection or a failed
+    /// DNS lookup (offline, a service down) took the whole 5 s to show. Sources fail at once instead: the
+    /// search shows that section as unreachable and the person may try again (docs/web.md, "Failures").
+    public static var sources: Self {
+        var pool = Self(idleTimeout: .seconds(60))
+        pool.retryConnectionEstablishment = false
+        return pool
+    }
+}
+
 extension SourceHTTP.Response {
     /// The failures every service signals the same way: 429 (with `Retry-After`) and 5xx.
     public func commonFailure(_ source: SourceID) -> SourceError? {
