@@ -52,7 +52,9 @@ struct SearchUITests {
                     try await browser.sections().allSatisfy { !$0.pending }
                 }
                 let order = try await browser.sections().map(\.id)
-                #expect(order == ["pixabay", "flickr", "wikimedia", "movies", "music", "apps", "books"])
+                // The stand-in gives every iTunes section the same items: Music, Apps and Books only repeat Movies
+                // and show nothing new, so they do not show (SearchStatesUITests has the details).
+                #expect(order == ["pixabay", "flickr", "wikimedia", "movies"])
                 #expect(
                     early.map(\.id).filter { order.contains($0) } == order,
                     "what was on screen before Flickr arrived kept its order")
@@ -60,8 +62,8 @@ struct SearchUITests {
                 let headers = try await browser.execute(
                     "return [...document.querySelectorAll('#results section h2')].map(h => h.textContent)",
                     as: [String].self)
-                #expect(headers == ["Pixabay", "Flickr", "Wikimedia Commons", "Movies", "Music", "Apps", "Books"])
-                #expect(try await browser.findAll("#results section a[href^='/search?q=mix&scope=']").count == 7)
+                #expect(headers == ["Pixabay", "Flickr", "Wikimedia Commons", "Movies"])
+                #expect(try await browser.findAll("#results section a[href^='/search?q=mix&scope=']").count == 4)
                 let banner = try await browser.text(of: "#banners .banner")
                 #expect(banner.contains("Openverse"), "the failed source is named: \(banner)")
                 #expect(try await browser.find("#results section[data-section=openverse]") == nil)
@@ -221,7 +223,7 @@ struct SearchUITests {
                 try await browser.open(app, "/")
                 let pixabay = try #require(try await browser.find("#scope option[value=pixabay]"))
                 #expect(try await pixabay.property("disabled").bool == true, "a source without its key is greyed out")
-                #expect(try await pixabay.text.contains("PIXABAY_API_KEY"))
+                #expect(try await pixabay.text == "Pixabay (off)", "no setting's name in the page")
 
                 let before = app.standIns.list.map(\.state.requestCount).reduce(0, +)
                 let field = try await browser.waitFor("#q")

@@ -17,9 +17,10 @@ struct WebApp: Sendable {
     func url(_ path: String) -> String { base + path }
 
     /// Runs the app for `body`. `configure` sets up the stand-ins first (delays, failures, corpora);
-    /// `without` drops variables from the environment (a key, to see its source disabled).
+    /// `without` drops variables from the environment (a key, to see its source disabled); `setting` adds or
+    /// replaces some (a service's address, to see it unreachable).
     static func run(
-        configure: (StandInSet) -> Void = { _ in }, without: Set<String> = [],
+        configure: (StandInSet) -> Void = { _ in }, without: Set<String> = [], setting: [String: String] = [:],
         _ body: @Sendable (WebApp) async throws -> Void
     ) async throws {
         let standIns = StandInSet()
@@ -28,6 +29,7 @@ struct WebApp: Sendable {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-web-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         var environment = server.environment.filter { !without.contains($0.key) }
+        environment.merge(setting) { _, new in new }
         environment["TESSERA_DATA"] = data.path
         environment["TESSERA_PORT"] = "0"
         environment["TESSERA_SAMPLES"] = "none"

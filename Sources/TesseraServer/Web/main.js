@@ -10,6 +10,7 @@ import { GalleryPanel } from './panel.js';
 import { setupConfirm } from './confirm.js';
 import { enableGridKeys } from './keyboard.js';
 import { watchImages } from './tiles.js';
+import { showServices } from './home.js';
 
 const MAX_QUERY = 100;
 
@@ -66,6 +67,7 @@ async function start() {
         showQueryMessage(error.message);
     }
     fillScopes();
+    showServices(catalog);
     results = new Results(catalog);
     results.onTagChange = (tag) => {
         const route = router.current();
@@ -97,8 +99,9 @@ async function start() {
 function fillScopes() {
     const options = [h('option', { value: 'all' }, 'All')];
     for (const section of catalog.sections) {
-        const label = section.enabled ? section.title : `${section.title} (${section.reason ?? 'disabled'})`;
-        options.push(h('option', { value: section.id, disabled: !section.enabled, title: section.reason }, label));
+        // Why a section is off names a setting (the API's `reason`), which the start page's setup link explains.
+        const label = section.enabled ? section.title : `${section.title} (off)`;
+        options.push(h('option', { value: section.id, disabled: !section.enabled }, label));
     }
     scopePicker.replaceChildren(...options);
 }
@@ -147,6 +150,7 @@ function render(route) {
         return;
     }
     if (route.view === 'search') {
+        queryField.value = route.q ?? ''; // what the person typed stays, to be shortened
         showQueryMessage(catalog.isScope(route.scope)
             ? lengthMessage(route.q)
             : `“${route.scope}” is not something Tessera can search.`);
@@ -228,10 +232,35 @@ form.addEventListener('submit', (event) => {
 });
 queryField.addEventListener('input', () => { if (valid(queryField.value)) hideQueryMessage(); });
 
-scopePicker.addEventListener('change', () => {
+// The scope picker searches when a choice is committed: picked from its list (mouse, finger), Enter, or leaving
+// it. Arrow keys and type-ahead on the closed picker change its value at every key press: no search for each.
+let scopeByKey = false;
+let scopePending = false;
+function searchScope() {
+    scopePending = false;
     const q = queryField.value.trim();
-    if (valid(q)) router.go(router.searchURL({ q, scope: scopePicker.value }));
+    const route = router.current();
+    if (!valid(q) || (route.view === 'search' && route.q === q && route.scope === scopePicker.value)) return;
+    router.go(router.searchURL({ q, scope: scopePicker.value }));
+}
+scopePicker.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+        event.preventDefault();
+        searchScope();
+    } else if (event.key === 'Escape') {
+        const route = router.current();
+        if (route.view === 'search' && catalog.isScope(route.scope)) scopePicker.value = route.scope;
+        scopePending = false;
+    } else if (event.key !== 'Tab') {
+        scopeByKey = true;
+    }
 });
+scopePicker.addEventListener('keyup', () => { scopeByKey = false; });
+scopePicker.addEventListener('change', () => {
+    if (scopeByKey) scopePending = true;
+    else searchScope();
+});
+scopePicker.addEventListener('blur', () => { if (scopePending) searchScope(); });
 
 // A result opens in the detail view over the results, which stay as they are underneath.
 document.addEventListener('click', (event) => {

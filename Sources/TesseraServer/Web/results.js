@@ -8,6 +8,7 @@ import { $, h, formatNumber } from './dom.js';
 import { searchURL } from './router.js';
 import { tile, skeletonTiles } from './tiles.js';
 import { TagFilter } from './tags.js';
+import { failureText } from './failures.js';
 
 export class Results {
     constructor(catalog) {
@@ -15,6 +16,8 @@ export class Results {
         this.container = $('#results');
         this.banners = $('#banners');
         this.summary = $('#summary');
+        this.filterEmpty = $('#filter-empty');
+        $('#filter-clear').addEventListener('click', () => this.filter.set(''));
         this.loadMoreButton = $('#load-more');
         this.end = $('#end');
         this.sentinel = $('#sentinel');
@@ -22,6 +25,7 @@ export class Results {
         this.query = null;
         /** Every loaded item by id, for the detail view. */
         this.items = new Map();
+        this.owners = new Map();
         this.layout = localStorage.getItem('tessera.layout') === 'list' ? 'list' : 'grid';
         this.filter = new TagFilter(() => this.applyFilter());
 
@@ -51,9 +55,12 @@ export class Results {
         this.query = { q, scope };
         this.controller = new AbortController();
         this.items.clear();
+        /** The section each shown item is in (all the same for one section). */
+        this.owners = new Map();
         this.filter.reset(tag);
         this.banners.replaceChildren();
         this.container.replaceChildren();
+        this.filterEmpty.hidden = true;
         this.page = 0;
         this.hasMore = false;
         this.total = null;
@@ -99,7 +106,7 @@ export class Results {
             const section = answer.sections[0];
             if (page === 1) this.grid.replaceChildren();
             if (section?.error) {
-                this.showBanner(`${section.title}: ${section.error.message}`, true);
+                this.showFailure(section);
                 this.autoLoadFailed = page > 1;
                 this.hasMore = page > 1;
             } else {
@@ -168,19 +175,21 @@ export class Results {
             const slot = slots.get(section.id);
             if (!slot) return;
             if (section.error) {
-                this.showBanner(`${section.title}: ${section.error.message} Other results below.`, false, section.id);
+                this.showFailure(section);
                 slot.remove();
                 return;
             }
-            if (!section.items?.length) {
+            // Only what is new shows: a section whose items all came earlier (iTunes' film in Movies and
+            // Music) has nothing to show, so it goes rather than leave a header over an empty row.
+            const strip = slot.querySelector('.strip');
+            strip.replaceChildren();
+            if (!this.append(strip, section.items ?? [], section.id).length) {
                 slot.remove();
+                this.updateSummary();
                 return;
             }
             slot.classList.remove('pending');
             slot.removeAttribute('aria-busy');
-            const strip = slot.querySelector('.strip');
-            strip.replaceChildren();
-            this.append(strip, section.items, section.id);
             const count = section.total == null
                 ? `${formatNumber(section.items.length)}+`
                 : formatNumber(section.total);
@@ -193,7 +202,7 @@ export class Results {
         const finish = () => {
             if (!this.isCurrent(generation)) return;
             for (const [id, slot] of slots) if (!arrived.has(id)) slot.remove();
-            if (this.items.size === 0 && !this.banners.childElementCount) this.showEmpty();
+            if (this.items.size === 0) this.showEmpty();
             this.updateSummary();
         };
         this.closeStream = api.streamSearch(this.query.q, 'all', {
@@ -217,15 +226,35 @@ export class Results {
     // MARK: - Shared
 
     append(list, items, sectionID) {
-        const fresh = items.filter((item) => !this.items.has(item.id));
+        // An item two sections share belongs to the earlier one in the fixed order, whichever arrived first,
+        // so what shows does not depend on which service answered sooner.
+        const rank = (id) => this.catalog.sections.findIndex((section) => section.id === id);
+        const moved = new Set();
+        const fresh = items.filter((item) => {
+            const owner = this.owners.get(item.id);
+            if (owner === undefined) return true;
+            if (!sectionID || rank(owner) <= rank(sectionID)) return false;
+            this.release(item.id, owner);
+            moved.add(item.id);
+            return true;
+        });
         const sourceTitle = this.catalog.section(sectionID)?.title;
         const tiles = fresh.map((item) => {
             this.items.set(item.id, item);
+            this.owners.set(item.id, sectionID);
             return tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
         });
         list.append(...tiles);
-        this.filter.add(fresh);
+        this.filter.add(fresh.filter((item) => !moved.has(item.id)));
         this.filter.apply(tiles);
+        return tiles;
+    }
+
+    /** Takes an item's tile out of a later section; the section goes when nothing is left in it. */
+    release(id, sectionID) {
+        const section = this.container.querySelector(`.section[data-section="${CSS.escape(sectionID)}"]`);
+        section?.querySelector(`.tile[data-id="${CSS.escape(id)}"]`)?.remove();
+        if (section && !section.classList.contains('pending') && !section.querySelector('.tile')) section.remove();
     }
 
     applyFilter() {
@@ -252,10 +281,28 @@ export class Results {
         }
         if (this.filter.tag) text = `${formatNumber(visible)} tagged “${this.filter.tag}” · ${text}`;
         this.summary.textContent = loaded || this.page > 0 ? text : '';
+        this.showFiltered(visible);
+    }
+
+    /** With a tag filter on, sections left with no tile hide, and an empty result says so. */
+    showFiltered(visible) {
+        const tag = this.filter.tag;
+        for (const section of this.container.querySelectorAll('.section:not(.pending)')) {
+            section.hidden = Boolean(tag) && !section.querySelector('.tile:not(.skeleton):not([hidden])');
+        }
+        this.filterEmpty.hidden = !tag || visible > 0 || this.items.size === 0;
+        $('#filter-empty-text').textContent = `Nothing here is tagged “${tag}”.`;
+    }
+
+    /** One line per service that failed (iTunes once for its four sections), in section order. */
+    showFailure(section) {
+        const source = this.catalog.section(section.id)?.source ?? section.id;
+        const name = this.catalog.sourceTitle(source);
+        this.showBanner(failureText(section.error?.code, name), true, source);
     }
 
     showBanner(message, retry, id) {
-        const banner = h('div', { class: 'banner', role: 'alert', 'data-source': id }, message);
+        const banner = h('div', { class: 'banner notice', role: 'status', 'data-source': id }, message);
         if (retry) {
             banner.append(h('button', { type: 'button' }, 'Try again'));
             banner.lastChild.addEventListener('click', () => {
@@ -265,9 +312,15 @@ export class Results {
                 else this.loadNextPage();
             });
         }
-        if (id) this.banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
-        else this.banners.replaceChildren();
-        this.banners.append(banner);
+        if (!id) {
+            this.banners.replaceChildren(banner);
+            return;
+        }
+        this.banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
+        // In section order, whichever answered first.
+        const rank = (source) => this.catalog.sections.findIndex((section) => section.source === source);
+        const after = [...this.banners.children].find((other) => rank(other.dataset.source) > rank(id));
+        this.banners.insertBefore(banner, after ?? null);
     }
 
     showEmpty() {
