@@ -120,6 +120,38 @@ struct FocusAndStartUITests {
         }
     }
 
+    @Test func theToolbarLeavesRoomForResults() async throws {
+        try await WebApp.run { app in
+            for size in phoneAndDesktop {
+                try await withBrowser(width: size.width, height: size.height, mobile: size.mobile) { browser in
+                    try await browser.open(app, "/search?q=fox&scope=flickr")
+                    try await browser.waitForTiles(atLeast: 18, loaded: false)
+                    let geometry = try await browser.execute(
+                        """
+                        const tops = [...document.querySelectorAll('#results .tile')]
+                          .map(t => t.getBoundingClientRect()).filter(r => r.bottom <= innerHeight + 0.5)
+                          .map(r => Math.round(r.top));
+                        const bar = document.querySelector('.toolbar').getBoundingClientRect().height;
+                        const buttons = [...document.querySelectorAll('.toolbar button')].map(b => b.getBoundingClientRect());
+                        return { rows: new Set(tops).size, toolbar: bar,
+                                 buttonRows: new Set(buttons.map(r => Math.round(r.top))).size };
+                        """)
+                    if size.mobile {
+                        // Filter on one row; count, layout and galleries on the next; five rows of results below.
+                        #expect((geometry["rows"]?.int ?? 0) >= 5, "five whole rows on the first screen: \(geometry)")
+                        #expect(geometry["buttonRows"]?.int == 2, "\(geometry)")
+                    } else {
+                        #expect(geometry["buttonRows"]?.int == 1, "one toolbar row on a laptop: \(geometry)")
+                    }
+                    let name = try await browser.execute("return document.querySelector('#panel-toggle').textContent")
+                    #expect(name.string == "Galleries panel", "the button's name is whole on a phone too")
+                    try await browser.saveScreenshot(named: "results-toolbar-\(size.width)x\(size.height)")
+                    #expect(try await browser.consoleErrorMessages() == [])
+                }
+            }
+        }
+    }
+
     @Test func aTooLongQueryKeepsWhatWasTyped() async throws {
         try await WebApp.run { app in
             for size in phoneAndDesktop {
