@@ -13,16 +13,20 @@ public struct SearchRequest: Sendable, Hashable {
     public init(query rawQuery: String?, scope rawScope: String?, page rawPage: String?) throws(InputError) {
         let query = (rawQuery ?? "").trimmingWhitespace
         guard !query.isEmpty else { throw .emptyQuery }
-        guard query.count <= Self.maxQueryLength else { throw .queryTooLong(query.count) }
+        // Counted in Unicode code points, as JSON Schema's maxLength (docs/openapi.yaml) counts them.
+        let length = query.unicodeScalars.count
+        guard length <= Self.maxQueryLength else { throw .queryTooLong(length) }
+        // Absent means the default; present but empty (`scope=`) is no value the API lists, so it is refused
+        // like any other unknown one (docs/openapi.yaml, "API contract").
         let scope: Scope
-        if let rawScope, !rawScope.isEmpty {
+        if let rawScope {
             guard let parsed = Scope(rawValue: rawScope) else { throw .unknownScope(rawScope) }
             scope = parsed
         } else {
             scope = .all
         }
         var page = 1
-        if let rawPage, !rawPage.isEmpty {
+        if let rawPage {
             guard let parsed = Int(rawPage), (1...Self.maxPage).contains(parsed) else { throw .invalidPage(rawPage) }
             page = parsed
         }

@@ -126,7 +126,13 @@ struct GalleriesController<Context: RequestContext> {
 
     /// The gallery's events as server-sent events; what to send is `GalleryEventStream`'s decision.
     private func stream(_ request: Request, id: GalleryID) async throws -> Response {
-        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
+        // A browser sends back an id we sent, always a revision; anything else is a client's mistake (400).
+        let lastEventID = try request.headers[HTTPField.Name("Last-Event-ID")!].map { text in
+            guard let revision = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw GalleryError.invalidBody("Last-Event-ID must be a gallery revision, like 17.")
+            }
+            return revision
+        }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID)
         let body = ResponseBody { writer in
@@ -218,14 +224,19 @@ struct GalleriesController<Context: RequestContext> {
         return id
     }
 
-    /// `If-Match: "17"`, `17` or `W/"17"`; `*` (or none) asks for no check.
+    /// `If-Match: "17"`, `17` or `W/"17"`; `*` (or none) asks for no check. Anything else, an empty value
+    /// too, is a 400: exactly what `docs/openapi.yaml`'s pattern for it accepts, no more (no signs, no spaces
+    /// inside, at most 18 digits so it always fits an `Int`).
     static func ifMatch(_ request: Request) throws -> Int? {
         guard var value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), value != "*" else {
             return nil
         }
-        if value.hasPrefix("W/") { value.removeFirst(2) }
-        value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        guard let revision = Int(value) else {
+        if value.hasPrefix("W/\"") { value.removeFirst(2) }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
+        guard (1...18).contains(value.count), value.allSatisfy({ $0.isASCII && $0.isNumber }), let revision = Int(value)
+        else {
             throw GalleryError.invalidBody("If-Match must be a gallery revision, like \"17\".")
         }
         return revision
