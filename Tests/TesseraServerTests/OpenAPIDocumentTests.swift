@@ -57,7 +57,7 @@ struct OpenAPIDocumentTests {
         "GET /": [200], "GET /search": [200], "GET /item/{}/{}": [200], "GET /galleries": [200],
         "GET /galleries/{}": [200],
         "GET /app/{}": [200, 304, 404], "GET /app/{}/{}": [200, 304, 404], "GET /app/{}/{}/{}": [200, 304, 404],
-        "GET /api/galleries": [200],
+        "GET /api/galleries": [200, 400],
         "POST /api/galleries": [201, 400, 413],
         "GET /api/galleries/{}": [200, 404],
         "PATCH /api/galleries/{}": [200, 400, 404, 409, 412, 413],

@@ -48,6 +48,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPage(String)
     case unknownSource(String)
     case invalidItemID(String)
+    /// A yes/no query parameter (`deleted`, `permanent`) that is neither `true` nor `false`.
+    case invalidFlag(name: String, value: String)
 
     public var code: String {
         switch self {
@@ -56,6 +58,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidPage: "invalid_page"
         case .unknownSource: "unknown_source"
         case .invalidItemID: "invalid_item_id"
+        case .invalidFlag: "invalid_parameter"
         }
     }
 
@@ -74,6 +77,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
                 + SourceID.searchable.map(\.rawValue).joined(separator: ", ") + "."
         case .invalidItemID(let id):
             "\"\(id.prefix(60))\" is not an item id this source uses."
+        case .invalidFlag(let name, let value):
+            "\(name) is \"\(value.prefix(20))\"; use true or false (or leave it out for false)."
         }
     }
 
