@@ -51,6 +51,8 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestCon
         galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes
     ).addRoutes(to: router)
     WebController(assets: environment.webAssets).addRoutes(to: router)
+    // Last, so it wraps only the not-found answer: a known path with another method is 405 with Allow.
+    router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
     return router
 }
 

@@ -20,7 +20,7 @@ import Testing
         #expect(throws: InputError.queryTooLong(101)) { try SearchRequest(query: hundred + "x", scope: nil, page: nil) }
     }
 
-    @Test(arguments: ["ALL", "everything", "itunes", "pixabay "])
+    @Test(arguments: ["ALL", "everything", "itunes", "pixabay ", ""])
     func rejectsUnknownScopes(_ scope: String) {
         #expect(throws: InputError.unknownScope(scope)) { try SearchRequest(query: "a", scope: scope, page: nil) }
     }
@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["0", "-1", "201", "1.5", "two", "1e3", " 1"])
+    @Test(arguments: ["0", "-1", "201", "1.5", "two", "1e3", " 1", ""])
     func rejectsBadPages(_ page: String) {
         #expect(throws: InputError.invalidPage(page)) { try SearchRequest(query: "a", scope: nil, page: page) }
     }

@@ -13,16 +13,20 @@ public struct SearchRequest: Sendable, Hashable {
     public init(query rawQuery: String?, scope rawScope: String?, page rawPage: String?) throws(InputError) {
         let query = (rawQuery ?? "").trimmingWhitespace
         guard !query.isEmpty else { throw .emptyQuery }
-        guard query.count <= Self.maxQueryLength else { throw .queryTooLong(query.count) }
+        // Counted in Unicode code points, as JSON Schema's maxLength (docs/openapi.yaml) counts them.
+        let length = query.unicodeScalars.count
+        guard length <= Self.maxQueryLength else { throw .queryTooLong(length) }
+        // Absent means the default; present but empty (`scope=`) is no value the API lists, so it is refused
+        // like any other unknown one (docs/openapi.yaml, "API contract").
         let scope: Scope
-        if let rawScope, !rawScope.isEmpty {
+        if let rawScope {
             guard let parsed = Scope(rawValue: rawScope) else { throw .unknownScope(rawScope) }
             scope = parsed
         } else {
             scope = .all
         }
         var page = 1
-        if let rawPage, !rawPage.isEmpty {
+        if let rawPage {
             guard let parsed = Int(rawPage), (1...Self.maxPage).contains(parsed) else { throw .invalidPage(rawPage) }
             page = parsed
         }
@@ -44,6 +48,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPage(String)
     case unknownSource(String)
     case invalidItemID(String)
+    /// A yes/no query parameter (`deleted`, `permanent`) that is neither `true` nor `false`.
+    case invalidFlag(name: String, value: String)
 
     public var code: String {
         switch self {
@@ -52,6 +58,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidPage: "invalid_page"
         case .unknownSource: "unknown_source"
         case .invalidItemID: "invalid_item_id"
+        case .invalidFlag: "invalid_parameter"
         }
     }
 
@@ -70,6 +77,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
                 + SourceID.searchable.map(\.rawValue).joined(separator: ", ") + "."
         case .invalidItemID(let id):
             "\"\(id.prefix(60))\" is not an item id this source uses."
+        case .invalidFlag(let name, let value):
+            "\(name) is \"\(value.prefix(20))\"; use true or false (or leave it out for false)."
         }
     }
 

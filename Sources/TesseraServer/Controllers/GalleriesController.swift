@@ -17,7 +17,7 @@ struct GalleriesController<Context: RequestContext> {
     func addRoutes(to router: Router<Context>) {
         let galleries = galleries
         router.get("/api/galleries") { request, _ in
-            let deleted = request.uri.queryParameters.get("deleted") == "true"
+            let deleted = try Self.flag("deleted", request)
             return JSONBody.response(try await galleries.list(deleted: deleted))
         }
         router.post("/api/galleries") { request, _ in
@@ -36,7 +36,7 @@ struct GalleriesController<Context: RequestContext> {
         router.delete("/api/galleries/{id}") { request, context in
             let ifRevision = try Self.ifMatch(request)
             let id = try Self.id(context)
-            if request.uri.queryParameters.get("permanent") == "true" {
+            if try Self.flag("permanent", request) {
                 try await galleries.deletePermanently(id, ifRevision: ifRevision)
                 return Response(status: .noContent)
             }
@@ -60,7 +60,7 @@ struct GalleriesController<Context: RequestContext> {
             let ifRevision = try Self.ifMatch(request)
             let id = try Self.id(context)
             let (revision, index) = try await galleries.move(
-                try Self.itemID(context), in: id, to: body.index, ifRevision: ifRevision)
+                try Self.itemID(context), in: id, to: try Self.checked(index: body.index), ifRevision: ifRevision)
             return Self.answer(RevisionBody(revision: revision, index: index), revision: revision)
         }
         router.get("/api/galleries/{id}/events") { request, context in
@@ -100,7 +100,7 @@ struct GalleriesController<Context: RequestContext> {
             let index = try form.part(named: "index").map { part in
                 guard let value = Int(String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces))
                 else { throw GalleryError.invalidBody("The index must be a whole number.") }
-                return value
+                return try Self.checked(index: value)
             }
             added = try await galleries.add(
                 upload: file.data, fileName: file.fileName, to: try Self.id(context), at: index, ifRevision: ifRevision)
@@ -109,10 +109,10 @@ struct GalleriesController<Context: RequestContext> {
             switch (body.item, body.url) {
             case (let item?, nil):
                 added = try await galleries.add(
-                    item: item, to: try Self.id(context), at: body.index, ifRevision: ifRevision)
+                    item: item, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision)
             case (nil, let url?):
                 added = try await galleries.add(
-                    url: url, to: try Self.id(context), at: body.index, ifRevision: ifRevision)
+                    url: url, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision)
             default:
                 throw GalleryError.invalidBody(
                     "Send {\"item\": Item} or {\"url\": \"https://…\"} (optionally with \"index\"), or a multipart upload."
@@ -126,7 +126,13 @@ struct GalleriesController<Context: RequestContext> {
 
     /// The gallery's events as server-sent events; what to send is `GalleryEventStream`'s decision.
     private func stream(_ request: Request, id: GalleryID) async throws -> Response {
-        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
+        // A browser sends back an id we sent, always a revision; anything else is a client's mistake (400).
+        let lastEventID = try request.headers[HTTPField.Name("Last-Event-ID")!].map { text in
+            guard let revision = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw GalleryError.invalidBody("Last-Event-ID must be a gallery revision, like 17.")
+            }
+            return revision
+        }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID)
         let body = ResponseBody { writer in
@@ -218,14 +224,36 @@ struct GalleriesController<Context: RequestContext> {
         return id
     }
 
-    /// `If-Match: "17"`, `17` or `W/"17"`; `*` (or none) asks for no check.
+    /// An index as the document bounds it: 0 up to the largest integer a JSON number holds exactly. (An index
+    /// past the end means the end; one past this bound is a mistake, not a wish for the end.)
+    static func checked(index: Int) throws(GalleryError) -> Int {
+        guard (0...9_007_199_254_740_991).contains(index) else { throw .invalidIndex(index) }
+        return index
+    }
+
+    /// A yes/no query parameter: `true` or `false`, absent is false; anything else is a 400 rather than a
+    /// silent false (`?permanent=yes` must not move a gallery to Recently deleted instead of deleting it).
+    static func flag(_ name: String, _ request: Request) throws(InputError) -> Bool {
+        switch request.uri.queryParameters.get(name) {
+        case nil, "false": false
+        case "true": true
+        case let value?: throw .invalidFlag(name: name, value: value)
+        }
+    }
+
+    /// `If-Match: "17"`, `17` or `W/"17"`; `*` (or none) asks for no check. Anything else, an empty value
+    /// too, is a 400: exactly what `docs/openapi.yaml`'s pattern for it accepts, no more (no signs, no spaces
+    /// inside, at most 18 digits so it always fits an `Int`).
     static func ifMatch(_ request: Request) throws -> Int? {
         guard var value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), value != "*" else {
             return nil
         }
-        if value.hasPrefix("W/") { value.removeFirst(2) }
-        value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        guard let revision = Int(value) else {
+        if value.hasPrefix("W/\"") { value.removeFirst(2) }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
+        guard (1...18).contains(value.count), value.allSatisfy({ $0.isASCII && $0.isNumber }), let revision = Int(value)
+        else {
             throw GalleryError.invalidBody("If-Match must be a gallery revision, like \"17\".")
         }
         return revision

@@ -10,11 +10,15 @@ struct ItemsController<Context: RequestContext> {
     func addRoutes(to router: Router<Context>) {
         router.get("/api/items/{source}/{id}") { request, context in
             let rawSource = context.parameters.get("source") ?? ""
-            guard let source = SourceID(rawValue: rawSource) else { throw InputError.unknownSource(rawSource) }
+            // Gallery imports (`web`, `upload`) are sources of items but not services to ask.
+            guard let source = SourceID(rawValue: rawSource), SourceID.searchable.contains(source) else {
+                throw InputError.unknownSource(rawSource)
+            }
             // Path parameters arrive still percent-encoded; ids may hold spaces or colons (Wikimedia titles).
             let rawID = context.parameters.get("id") ?? ""
             let id = rawID.removingPercentEncoding ?? rawID
-            guard !id.isEmpty, id.count <= 300 else { throw InputError.invalidItemID(id) }
+            // Code points, as the document's maxLength counts them.
+            guard !id.isEmpty, id.unicodeScalars.count <= 300 else { throw InputError.invalidItemID(id) }
             let item = try await search.item(ItemID(source: source, nativeID: id))
             return JSONBody.response(item.linkingImages(with: linker))
         }
