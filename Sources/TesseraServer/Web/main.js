@@ -195,13 +195,16 @@ function closeDetail() {
     else router.go('/', { replace: true });
 }
 
+// Counted in code points, as the server and the API's JSON Schema count them (docs/api.md).
+const queryLength = (query) => [...query.trim()].length;
+
 function valid(query) {
-    const length = query.trim().length;
+    const length = queryLength(query);
     return length >= 1 && length <= MAX_QUERY;
 }
 
 function lengthMessage(query) {
-    const length = query.trim().length;
+    const length = queryLength(query);
     return length === 0
         ? 'Type something to search for.'
         : `Searches are at most ${MAX_QUERY} characters; this one has ${length}.`;
