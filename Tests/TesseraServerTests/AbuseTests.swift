@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TesseraGalleries
 import TesseraTestSupport
 import Testing
 
@@ -57,7 +58,16 @@ struct AbuseTests {
         ]
         try await withTessera([], extraEnvironment: environment) { client, _ in
             let port = try #require(client.port)
-            let gallery = try await GalleriesAPITests.create(client)
+            // Made over a raw connection: the test client's own may be closed by the short timeouts.
+            let body = #"{"name":"Stream"}"#
+            let created = try await offPool {
+                try RawHTTP.exchange(
+                    port: port,
+                    send: "POST /api/galleries HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)",
+                    responses: 1)
+            }
+            let gallery = try JSONDecoder().decode(Gallery.self, from: Data(try #require(created.first).body))
             let connection = try RawConnection(port: port)
             defer { connection.close() }
             try connection.send("GET /api/galleries/\(gallery.id)/events HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -180,24 +190,48 @@ final class RawConnection: Sendable {
 /// the test process): sockets in `/proc/self/fd` whose inode `/proc/net/tcp` lists on the server's port.
 enum ServerSockets {
     static func count(port: Int) -> Int {
+        sockets(port: port).count
+    }
+
+    /// The remote ports (in `/proc/net/tcp`'s hex) of the server's open sockets on `port`.
+    private static func sockets(port: Int) -> [String] {
         let inodes = Set(
             ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap {
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))
                     .flatMap { $0.hasPrefix("socket:[") ? String($0.dropFirst(8).dropLast()) : nil }
             })
-        let hex = String(port, radix: 16, uppercase: true)
-        let portHex = ":" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        var count = 0
+        let portHex = ":" + hex(port)
+        var found: [String] = []
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            let text = readWhole(table)
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
-                // local address, state (0A is the listening socket), inode
+                // local address, remote address, state (0A is the listening socket), inode
                 guard fields.count > 9, fields[1].hasSuffix(portHex), fields[3] != "0A" else { continue }
-                if inodes.contains(String(fields[9])) { count += 1 }
+                if inodes.contains(String(fields[9])) { found.append(String(fields[2].suffix(4))) }
             }
         }
-        return count
+        return found
+    }
+
+    /// A `/proc` file read to its end (its size says 0, and one read gives only a page of it).
+    private static func readWhole(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return "" }
+        defer { Glibc.close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hex(_ port: Int) -> String {
+        let digits = String(port, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Waits (up to 10 seconds) until the count is as `expected`.
