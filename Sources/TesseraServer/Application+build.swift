@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import TesseraCore
@@ -16,14 +17,21 @@ public func buildApplication(
     let token = environment.configuration.token.map(AccessToken.init)
     let date = HTTPDate()
     let proxy = environment.imageProxy
+    let settings = environment.configuration.connections
+    let openFiles = OpenFileLimit.raise()
+    let cap = ConnectionCap(
+        limit: settings.maxConnections ?? OpenFileLimit.defaultConnectionCap(openFiles: openFiles),
+        logger: environment.logger)
+    environment.logger.info("connections", metadata: ["open-file limit": "\(openFiles)", "cap": "\(cap.limit)"])
     var app = Application(
         router: router,
-        // Cached images are answered in the connection's pipeline, ahead of the router (see ImageHitHandler).
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [
-                    ImageHitHandler(proxy: proxy, token: token, date: date, serverName: serverName)
-                ])),
+        // Every connection gets the cap and the timeouts; cached images are answered in the connection's
+        // pipeline, ahead of the router (see ImageHitHandler).
+        server: HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(
+                responder: responder, timeouts: settings.timeouts, cap: cap,
+                handlers: { [ImageHitHandler(proxy: proxy, token: token, date: date, serverName: serverName)] })
+        },
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
             serverName: serverName),
@@ -44,11 +52,13 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestCon
         router.add(middleware: TokenMiddleware(token: AccessToken(token: token)))
     }
     MetaController(search: environment.search).addRoutes(to: router)
-    SearchController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
+    let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
+    SearchController(search: environment.search, linker: environment.imageLinker, events: events)
+        .addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
     GalleriesController(
-        galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes
+        galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events
     ).addRoutes(to: router)
     WebController(assets: environment.webAssets).addRoutes(to: router)
     // Last, so it wraps only the not-found answer: a known path with another method is 405 with Allow.

@@ -24,6 +24,7 @@ public struct AppConfiguration: Sendable {
     public var token: String?
     public var logLevel: Logger.Level = .info
     public var images = ImageSettings()
+    public var connections = ConnectionSettings()
 
     /// Defaults overridden by `environment` (`TESSERA_*`, `PIXABAY_API_KEY`, `FLICKR_API_KEY`).
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -46,6 +47,7 @@ public struct AppConfiguration: Sendable {
         secret = environment["TESSERA_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         token = environment["TESSERA_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         images = try ImageSettings(environment: environment)
+        connections = try ConnectionSettings(environment: environment)
         if let level = environment["TESSERA_LOG_LEVEL"], !level.isEmpty {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid("TESSERA_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
@@ -156,6 +158,41 @@ public struct ImageSettings: Sendable, Hashable {
             case "0", "false", "no": allowPrivateNetworks = false
             default: throw .invalid("TESSERA_IMAGE_ALLOW_PRIVATE must be true or false (got \"\(text)\").")
             }
+        }
+    }
+}
+
+/// What each connection may take of the server (`TESSERA_*_TIMEOUT`, `TESSERA_MAX_CONNECTIONS`);
+/// the defaults and why are in docs/deploy.md.
+public struct ConnectionSettings: Sendable, Hashable {
+    public var timeouts = ConnectionTimeouts()
+    /// Open connections at most; `nil` derives it from the open-file limit at start.
+    public var maxConnections: Int?
+    /// Between two comments on an otherwise quiet event stream.
+    public var heartbeat: Duration = .seconds(15)
+
+    public init() {}
+
+    init(environment: [String: String]) throws(ConfigurationError) {
+        func seconds(_ name: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Duration? {
+            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let value = Double(text), range.contains(value) else {
+                throw .invalid(
+                    "\(name) must be a number of seconds from \(range.lowerBound) to \(range.upperBound) (got \"\(text)\")."
+                )
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        if let value = try seconds("TESSERA_HEADER_TIMEOUT", 0.1...3600) { timeouts.header = value }
+        if let value = try seconds("TESSERA_BODY_TIMEOUT", 0.1...3600) { timeouts.body = value }
+        if let value = try seconds("TESSERA_IDLE_TIMEOUT", 0.1...86400) { timeouts.idle = value }
+        if let value = try seconds("TESSERA_SEND_TIMEOUT", 0.1...3600) { timeouts.send = value }
+        if let value = try seconds("TESSERA_HEARTBEAT", 0.1...30) { heartbeat = value }
+        if let text = environment["TESSERA_MAX_CONNECTIONS"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let value = Int(text), (1...10_000_000).contains(value) else {
+                throw .invalid("TESSERA_MAX_CONNECTIONS must be a whole number from 1 to 10000000 (got \"\(text)\").")
+            }
+            maxConnections = value
         }
     }
 }

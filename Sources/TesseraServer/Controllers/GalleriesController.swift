@@ -12,6 +12,8 @@ struct GalleriesController<Context: RequestContext> {
     let galleries: GalleryService
     /// Largest upload accepted (the image size cap), and a ceiling for JSON bodies.
     let maxUploadBytes: Int
+    /// Heartbeats and backlog of the gallery event streams.
+    var events = ServerSentEvents.Settings()
     static var maxJSONBytes: Int { 1 << 20 }
 
     func addRoutes(to router: Router<Context>) {
@@ -135,24 +137,23 @@ struct GalleriesController<Context: RequestContext> {
         }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID)
-        let body = ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
+        return ServerSentEvents.stream(self.events) { sink in
+            sink.send(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
             // A stream never ends by itself: it must not hold up a graceful shutdown.
             for try await event in events.cancelOnGracefulShutdown() {
                 switch event {
                 case .snapshot(let gallery):
-                    try await writer.write(Self.event("snapshot", id: gallery.revision, gallery))
+                    sink.send(Self.event("snapshot", id: gallery.revision, gallery))
                 case .change(let change):
-                    if let event = Self.event(for: change) { try await writer.write(event) }
+                    if let event = Self.event(for: change) { sink.send(event) }
                 case .gone:
-                    try await writer.write(Self.event("gone", id: nil, EmptyBody()))
+                    sink.send(Self.event("gone", id: nil, EmptyBody()))
                 case .heartbeat:
-                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    // `ServerSentEvents.stream` sends its own, on the configured interval.
+                    break
                 }
             }
-            try await writer.finish(nil)
         }
-        return ServerSentEvents.response(body)
     }
 
     static func event(for change: GalleryChange) -> ByteBuffer? {

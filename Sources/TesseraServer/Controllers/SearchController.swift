@@ -8,6 +8,8 @@ import TesseraCore
 struct SearchController<Context: RequestContext> {
     let search: SearchService
     let linker: any ImageLinking
+    /// Heartbeats and backlog of `/api/search/stream`.
+    var events = ServerSentEvents.Settings()
 
     func addRoutes(to router: Router<Context>) {
         router.get("/api/search") { request, _ in try await self.whole(request) }
@@ -49,22 +51,19 @@ struct SearchController<Context: RequestContext> {
         let searchRequest = try validated(request)
         let sections = search.stream(searchRequest)
         let linker = self.linker
-        let body = ResponseBody { writer in
+        return ServerSentEvents.stream(events) { sink in
             // A comment line first, so proxies and browsers see the stream open at once.
-            try await writer.write(ByteBuffer(string: ": tessera search\n\n"))
+            sink.send(ByteBuffer(string: ": tessera search\n\n"))
             var count = 0
             for await section in sections {
                 count += 1
-                try await writer.write(
-                    ServerSentEvents.event("section", json: JSONBody.encode(section.linkingImages(with: linker))))
+                sink.send(ServerSentEvents.event("section", json: JSONBody.encode(section.linkingImages(with: linker))))
             }
             let done = Done(
                 query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
                 sections: count)
-            try await writer.write(ServerSentEvents.event("done", json: JSONBody.encode(done)))
-            try await writer.finish(nil)
+            sink.send(ServerSentEvents.event("done", json: JSONBody.encode(done)))
         }
-        return ServerSentEvents.response(body)
     }
 
     /// Milliseconds with two decimals, as `Server-Timing` writes them.

@@ -1,9 +1,50 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// Server-sent events (`text/event-stream`), as the search stream and the gallery streams send them.
 enum ServerSentEvents {
+    /// How a stream treats its client; see docs/deploy.md.
+    struct Settings: Sendable {
+        /// Between two keep-alive comments, so proxies keep a quiet stream open and a dead peer is noticed.
+        var heartbeat: Duration = .seconds(15)
+        /// Events waiting for a client that does not take them, past which the stream is closed: the client
+        /// reconnects and resumes with `Last-Event-ID` instead of the server holding its backlog.
+        var backlog = 64
+    }
+
+    /// A stream whose events `produce` sends to the sink, with heartbeats in between, never holding more
+    /// than `settings.backlog` events for a slow client.
+    static func stream(
+        _ settings: Settings, _ produce: @escaping @Sendable (EventSink) async throws -> Void
+    ) -> Response {
+        let body = ResponseBody { writer in
+            let (events, sink) = EventSink.make(backlog: settings.backlog)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    defer { sink.finish() }
+                    try await produce(sink)
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: settings.heartbeat)
+                        sink.send(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                }
+                for await event in events {
+                    if sink.overflowed { break }
+                    try await writer.write(event)
+                    sink.taken()
+                }
+                group.cancelAll()
+                if sink.overflowed { throw EventSink.Overflow() }
+            }
+            try await writer.finish(nil)
+        }
+        return response(body)
+    }
+
     /// A streaming answer: never cached, never buffered by a proxy in front.
     static func response(_ body: ResponseBody) -> Response {
         Response(
@@ -24,5 +65,56 @@ enum ServerSentEvents {
         buffer.writeBytes(json)
         buffer.writeString("\n\n")
         return buffer
+    }
+}
+
+/// Where a stream's events wait for the connection to take them: at most `backlog`. Past that the client
+/// is not keeping up (or not reading at all), everything waiting is dropped and the stream ends.
+final class EventSink: Sendable {
+    struct Overflow: Error {}
+
+    private struct State {
+        var waiting = 0
+        var overflowed = false
+    }
+
+    private let continuation: AsyncStream<ByteBuffer>.Continuation
+    private let backlog: Int
+    private let state = Mutex(State())
+
+    private init(_ continuation: AsyncStream<ByteBuffer>.Continuation, backlog: Int) {
+        self.continuation = continuation
+        self.backlog = backlog
+    }
+
+    static func make(backlog: Int) -> (AsyncStream<ByteBuffer>, EventSink) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+        return (stream, EventSink(continuation, backlog: backlog))
+    }
+
+    var overflowed: Bool { state.withLock { $0.overflowed } }
+
+    func send(_ event: ByteBuffer) {
+        let accepted = state.withLock { state in
+            guard !state.overflowed else { return false }
+            state.waiting += 1
+            if state.waiting > backlog { state.overflowed = true }
+            return !state.overflowed
+        }
+        if accepted {
+            continuation.yield(event)
+        } else {
+            // Ends the stream at once: what is still buffered is not sent (`taken` sees the overflow).
+            continuation.finish()
+        }
+    }
+
+    /// One event went out to the connection.
+    func taken() {
+        state.withLock { $0.waiting -= 1 }
+    }
+
+    func finish() {
+        continuation.finish()
     }
 }
