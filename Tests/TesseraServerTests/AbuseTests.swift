@@ -113,14 +113,6 @@ struct AbuseTests {
     }
 }
 
-/// Runs blocking socket calls on a thread of their own: on a machine with two cores, a test blocking in
-/// `recv` on the cooperative pool would starve the server it is waiting for.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// A blocking client socket on loopback, for requests a client library would never send. Its calls block:
 /// tests make them through `offPool`.
 final class RawConnection: Sendable {

@@ -70,3 +70,11 @@ func serverSentEvents(_ text: String) -> [(event: String, data: String)] {
 func encoded(_ value: String) -> String {
     value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
 }
+
+/// Runs blocking socket calls on a thread of their own: on a machine with two cores, a test blocking in
+/// `recv` on the cooperative pool would starve the server it is waiting for.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
