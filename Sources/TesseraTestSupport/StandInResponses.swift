@@ -51,7 +51,7 @@ enum StandInResponse {
         case .serverError: response = raw(serverErrorPage, status: .internalServerError, contentType: "text/html")
         default: response = failure(behavior)
         }
-        if delay > .zero { await state.wait(until: arrived + delay) }
+        if delay > .zero { await state.waitOutDelay(since: arrived, searchTerm: term) }
         return response
     }
 

@@ -121,6 +121,18 @@ public final class StandInState: Sendable {
         }
     }
 
+    /// Waits until the delay for `searchTerm` has passed since `arrived`, reading the delay again as it goes:
+    /// a test can hold an answer with a long delay and release it, already waiting, by lowering the delay.
+    func waitOutDelay(since arrived: ContinuousClock.Instant, searchTerm: String?) async {
+        let term = searchTerm?.lowercased() ?? ""
+        while !Task.isCancelled, stopFlag?.isSet != true {
+            let delay = values.withLock { $0.delayForQuery[term] ?? $0.delay }
+            let left = arrived + delay - ContinuousClock.now
+            guard left > .zero else { return }
+            try? await Task.sleep(for: min(.milliseconds(20), left))
+        }
+    }
+
     static func decodeQuery(_ query: String?) -> [String: String] {
         var result: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&") {

@@ -36,10 +36,14 @@ struct SearchUITests {
     }
 
     @Test func allShowsSectionsInTheFixedOrderWhateverOrderTheyArriveIn() async throws {
-        try await WebApp.run(configure: { standIns in
-            standIns.flickr.state.setDelay(.milliseconds(1500), forQuery: "mix")
-            standIns.openverse.state.setBehavior(.serverError, forQuery: "mix")
-        }) { app in
+        // Flickr's answer is held until Pixabay's is on screen, then let go: the order of arrival is the test's,
+        // however slow the machine (the source timeout is far beyond the hold).
+        try await WebApp.run(
+            configure: { standIns in
+                standIns.flickr.state.setDelay(.seconds(60), forQuery: "mix")
+                standIns.openverse.state.setBehavior(.serverError, forQuery: "mix")
+            }, setting: ["TESSERA_SOURCE_TIMEOUT": "90"]
+        ) { app in
             try await withBrowser { browser in
                 try await browser.open(app, "/search?q=mix&scope=all")
                 // Pixabay answers at once, Flickr stalls: Pixabay's strip is filled while Flickr's waits in place.
@@ -48,6 +52,7 @@ struct SearchUITests {
                 }
                 let early = try await browser.sections()
                 #expect(early.first { $0.id == "flickr" }?.pending == true, "Flickr is still on its way")
+                app.standIns.flickr.state.setDelay(.zero, forQuery: "mix")
                 try await browser.waitUntil("Flickr's section to arrive", timeout: .seconds(10)) {
                     try await browser.sections().allSatisfy { !$0.pending }
                 }
