@@ -55,7 +55,8 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     let fairUse = environment.configuration.fairUse
     router.add(
         middleware: FairUseMiddleware(
-            fairUse: FairUse(rates: fairUse.rates), trustedProxies: fairUse.trustedProxies,
+            fairUse: FairUse(rates: fairUse.rates), streams: StreamCount(limit: fairUse.maxStreamsPerClient),
+            trustedProxies: fairUse.trustedProxies,
             maxJSONBytes: GalleriesController<TesseraRequestContext>.maxJSONBytes))
     MetaController(search: environment.search).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)

@@ -104,6 +104,47 @@ struct FairUseTests {
         }
     }
 
+    @Test(.timeLimit(.minutes(1))) func openEventStreamsAreCappedPerClient() async throws {
+        let environment = Self.proxied.merging(["TESSERA_MAX_STREAMS_PER_CLIENT": "2", "TESSERA_HEARTBEAT": "0.2"]) {
+            $1
+        }
+        try await withTessera([], extraEnvironment: environment) { client, _ in
+            let port = try #require(client.port)
+            let gallery = try await GalleriesAPITests.create(client)
+            let request = { (address: String) in
+                "GET /api/galleries/\(gallery.id)/events HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: \(address)\r\n\r\n"
+            }
+            /// Opens a stream and returns it with the start of its answer.
+            func open(_ address: String) async throws -> (RawConnection, String) {
+                let connection = try RawConnection(port: port)
+                try connection.send(request(address))
+                return (connection, try await offPool { try connection.receive() })
+            }
+            let (first, firstHead) = try await open("203.0.113.7")
+            let (second, secondHead) = try await open("203.0.113.7")
+            defer { second.close() }
+            #expect(firstHead.hasPrefix("HTTP/1.1 200") && secondHead.hasPrefix("HTTP/1.1 200"))
+            let (third, thirdHead) = try await open("203.0.113.7")
+            third.close()
+            #expect(thirdHead.hasPrefix("HTTP/1.1 429"))
+            #expect(thirdHead.lowercased().contains("retry-after: 10") && thirdHead.contains("too_many_streams"))
+            let (other, otherHead) = try await open("192.0.2.5")
+            other.close()
+            #expect(otherHead.hasPrefix("HTTP/1.1 200"), "another address has its own streams")
+
+            // Once a stream ends (noticed at its next heartbeat), its slot is free again.
+            first.close()
+            var reopened = false
+            for _ in 0..<100 where !reopened {
+                let (again, head) = try await open("203.0.113.7")
+                again.close()
+                reopened = head.hasPrefix("HTTP/1.1 200")
+                if !reopened { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(reopened)
+        }
+    }
+
     @Test func aBucketRefillsEvenlyOnItsClock() throws {
         let clock = Mutex(0.0)
         let fairUse = FairUse(rates: [.search: Rate(count: 2, period: 60)], now: { clock.withLock { $0 } })

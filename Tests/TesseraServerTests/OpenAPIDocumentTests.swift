@@ -66,7 +66,7 @@ struct OpenAPIDocumentTests {
         "POST /api/galleries/{}/items": [201, 400, 403, 404, 409, 412, 413, 415, 429, 502, 504],
         "DELETE /api/galleries/{}/items/{}": [200, 400, 404, 409, 412],
         "POST /api/galleries/{}/items/{}/move": [200, 400, 404, 409, 412, 413],
-        "GET /api/galleries/{}/events": [200, 400, 404],
+        "GET /api/galleries/{}/events": [200, 400, 404, 429],
         "GET /api/galleries/{}/export": [200, 404, 429],
     ]
 

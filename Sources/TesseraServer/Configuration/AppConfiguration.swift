@@ -207,6 +207,8 @@ public struct FairUseSettings: Sendable, Hashable {
         .export: Rate(count: 10, period: 60),
     ]
     public var trustedProxies: [IPNetwork] = []
+    /// Open event streams per client address; `nil` for no cap.
+    public var maxStreamsPerClient: Int? = 16
 
     public init() {}
 
@@ -217,6 +219,20 @@ public struct FairUseSettings: Sendable, Hashable {
         for (name, kind) in names {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { continue }
             rates[kind] = try Self.parseRate(text, name: name)
+        }
+        if let text = environment["TESSERA_MAX_STREAMS_PER_CLIENT"]?.trimmingCharacters(in: .whitespaces),
+            !text.isEmpty
+        {
+            if text.lowercased() == "off" {
+                maxStreamsPerClient = nil
+            } else {
+                guard let value = Int(text), (1...100_000).contains(value) else {
+                    throw .invalid(
+                        "TESSERA_MAX_STREAMS_PER_CLIENT must be a whole number from 1 to 100000 or \"off\" (got \"\(text)\")."
+                    )
+                }
+                maxStreamsPerClient = value
+            }
         }
         if let text = environment["TESSERA_TRUSTED_PROXIES"], !text.trimmingCharacters(in: .whitespaces).isEmpty {
             trustedProxies = try text.split(separator: ",").map { (entry) throws(ConfigurationError) in

@@ -15,6 +15,12 @@ extension APIError {
                 status: .tooManyRequests, code: "rate_limited",
                 message: "Too many \(what) from your address; try again in \(retryAfter) seconds.")
             headers[.retryAfter] = String(retryAfter)
+        case .tooManyStreams(let limit):
+            // When one of its streams ends is up to the client; ten seconds is a polite guess.
+            self.init(
+                status: .tooManyRequests, code: "too_many_streams",
+                message: "Your address already has \(limit) open event streams; close one first.")
+            headers[.retryAfter] = "10"
         }
     }
 }

@@ -22,6 +22,8 @@ public struct Rate: Sendable, Hashable, CustomStringConvertible {
 /// What a client tried too often, with the whole seconds after which one more will be taken.
 public enum FairUseError: Error, Sendable, Hashable {
     case rateLimited(FairUse.Kind, retryAfter: Int)
+    /// The client already holds this many open event streams.
+    case tooManyStreams(limit: Int)
 }
 
 /// Token buckets per (client address, kind of expensive request), kept in memory for a bounded number of
@@ -103,6 +105,7 @@ public final class FairUse: Sendable {
 /// adding a search result is free) and exports. Over budget: `429` with `Retry-After`.
 struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let fairUse: FairUse
+    let streams: StreamCount
     let trustedProxies: [IPNetwork]
     /// The most a JSON item body may be, as the galleries controller takes it.
     let maxJSONBytes: Int
@@ -111,14 +114,30 @@ struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         -> Response
     {
         var request = request
-        guard let kind = try await Self.kind(of: &request, maxJSONBytes: maxJSONBytes) else {
-            return try await next(request, context)
-        }
+        let kind = try await Self.kind(of: &request, maxJSONBytes: maxJSONBytes)
+        let isStream = request.method == .get && Self.isEventStream(request.uri.path)
+        guard kind != nil || isStream else { return try await next(request, context) }
         let client = ClientAddress.key(
             peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor],
             trusted: trustedProxies)
-        try fairUse.take(kind, client: client)
-        return try await next(request, context)
+        if let kind { try fairUse.take(kind, client: client) }
+        guard isStream else { return try await next(request, context) }
+        // The slot is held by the answer's body, so it is given back when the stream ends or the answer
+        // is dropped unsent, whichever comes first.
+        let slot = try streams.open(client)
+        var response = try await next(request, context)
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            try await body.write(writer)
+            withExtendedLifetime(slot) {}
+        }
+        return response
+    }
+
+    static func isEventStream(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return path == "/api/search/stream"
+            || (parts.count == 5 && parts[1] == "api" && parts[2] == "galleries" && parts[4] == "events")
     }
 
     static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
@@ -148,4 +167,36 @@ struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
 /// The one field of an item body that makes it an import.
 private struct URLProbe: Decodable {
     let url: String?
+}
+
+/// Open event streams per client address, at most `limit` each (`TESSERA_MAX_STREAMS_PER_CLIENT`).
+public final class StreamCount: Sendable {
+    let limit: Int?
+    private let open = Mutex([[UInt8]: Int]())
+
+    public init(limit: Int?) { self.limit = limit }
+
+    /// One more stream for `client`; it counts until the returned slot is released.
+    func open(_ client: [UInt8]) throws(FairUseError) -> Slot {
+        guard let limit else { return Slot {} }
+        let granted = open.withLock { open in
+            let count = open[client, default: 0]
+            guard count < limit else { return false }
+            open[client] = count + 1
+            return true
+        }
+        guard granted else { throw .tooManyStreams(limit: limit) }
+        return Slot { [self] in
+            self.open.withLock { open in
+                let count = open[client, default: 1] - 1
+                open[client] = count > 0 ? count : nil
+            }
+        }
+    }
+
+    final class Slot: Sendable {
+        private let release: @Sendable () -> Void
+        init(release: @escaping @Sendable () -> Void) { self.release = release }
+        deinit { release() }
+    }
 }
