@@ -45,12 +45,19 @@ public func buildApplication(
 }
 
 /// Every route of the API. Tests call this too, and compare it with `docs/openapi.yaml`.
-public func buildRouter(_ environment: AppEnvironment) -> Router<BasicRequestContext> {
-    let router = Router()
+public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestContext> {
+    let router = Router(context: TesseraRequestContext.self)
     router.add(middleware: APIErrorMiddleware(logger: environment.logger))
     if let token = environment.configuration.token {
         router.add(middleware: TokenMiddleware(token: AccessToken(token: token)))
     }
+    // After the token: a client without it is refused before it spends anyone's budget.
+    let fairUse = environment.configuration.fairUse
+    router.add(
+        middleware: FairUseMiddleware(
+            fairUse: FairUse(rates: fairUse.rates), streams: StreamCount(limit: fairUse.maxStreamsPerClient),
+            trustedProxies: fairUse.trustedProxies,
+            maxJSONBytes: GalleriesController<TesseraRequestContext>.maxJSONBytes))
     MetaController(search: environment.search).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
     SearchController(search: environment.search, linker: environment.imageLinker, events: events)

@@ -49,8 +49,8 @@ struct OpenAPIDocumentTests {
     static let statuses: [String: Set<Int>] = [
         "GET /api/health": [200],
         "GET /api/sources": [200],
-        "GET /api/search": [200, 400],
-        "GET /api/search/stream": [200, 400],
+        "GET /api/search": [200, 400, 429],
+        "GET /api/search/stream": [200, 400, 429],
         "GET /api/items/{}/{}": [200, 400, 404, 429, 502, 503, 504],
         "GET /img/{}/{}/{}": [200, 304, 403, 404, 502, 504],
         "HEAD /img/{}/{}/{}": [200, 304, 403, 404, 502],
@@ -63,11 +63,11 @@ struct OpenAPIDocumentTests {
         "PATCH /api/galleries/{}": [200, 400, 404, 409, 412, 413],
         "DELETE /api/galleries/{}": [200, 204, 400, 404, 409, 412],
         "POST /api/galleries/{}/restore": [200, 400, 404, 409, 412],
-        "POST /api/galleries/{}/items": [201, 400, 403, 404, 409, 412, 413, 415, 502, 504],
+        "POST /api/galleries/{}/items": [201, 400, 403, 404, 409, 412, 413, 415, 429, 502, 504],
         "DELETE /api/galleries/{}/items/{}": [200, 400, 404, 409, 412],
         "POST /api/galleries/{}/items/{}/move": [200, 400, 404, 409, 412, 413],
-        "GET /api/galleries/{}/events": [200, 400, 404],
-        "GET /api/galleries/{}/export": [200, 404],
+        "GET /api/galleries/{}/events": [200, 400, 404, 429],
+        "GET /api/galleries/{}/export": [200, 404, 429],
     ]
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

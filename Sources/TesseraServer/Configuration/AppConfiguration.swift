@@ -25,6 +25,7 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     public var images = ImageSettings()
     public var connections = ConnectionSettings()
+    public var fairUse = FairUseSettings()
 
     /// Defaults overridden by `environment` (`TESSERA_*`, `PIXABAY_API_KEY`, `FLICKR_API_KEY`).
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -48,6 +49,7 @@ public struct AppConfiguration: Sendable {
         token = environment["TESSERA_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         images = try ImageSettings(environment: environment)
         connections = try ConnectionSettings(environment: environment)
+        fairUse = try FairUseSettings(environment: environment)
         if let level = environment["TESSERA_LOG_LEVEL"], !level.isEmpty {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid("TESSERA_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
@@ -194,6 +196,68 @@ public struct ConnectionSettings: Sendable, Hashable {
             }
             maxConnections = value
         }
+    }
+}
+
+/// Budgets per client address for expensive requests (`TESSERA_*_RATE`) and the proxies whose
+/// `X-Forwarded-For` is believed (`TESSERA_TRUSTED_PROXIES`); the defaults and why are in docs/deploy.md.
+public struct FairUseSettings: Sendable, Hashable {
+    public var rates: [FairUse.Kind: Rate] = [
+        .search: Rate(count: 60, period: 60), .importing: Rate(count: 30, period: 60),
+        .export: Rate(count: 10, period: 60),
+    ]
+    public var trustedProxies: [IPNetwork] = []
+    /// Open event streams per client address; `nil` for no cap.
+    public var maxStreamsPerClient: Int? = 16
+
+    public init() {}
+
+    init(environment: [String: String]) throws(ConfigurationError) {
+        let names: [(String, FairUse.Kind)] = [
+            ("TESSERA_SEARCH_RATE", .search), ("TESSERA_IMPORT_RATE", .importing), ("TESSERA_EXPORT_RATE", .export),
+        ]
+        for (name, kind) in names {
+            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { continue }
+            rates[kind] = try Self.parseRate(text, name: name)
+        }
+        if let text = environment["TESSERA_MAX_STREAMS_PER_CLIENT"]?.trimmingCharacters(in: .whitespaces),
+            !text.isEmpty
+        {
+            if text.lowercased() == "off" {
+                maxStreamsPerClient = nil
+            } else {
+                guard let value = Int(text), (1...100_000).contains(value) else {
+                    throw .invalid(
+                        "TESSERA_MAX_STREAMS_PER_CLIENT must be a whole number from 1 to 100000 or \"off\" (got \"\(text)\")."
+                    )
+                }
+                maxStreamsPerClient = value
+            }
+        }
+        if let text = environment["TESSERA_TRUSTED_PROXIES"], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            trustedProxies = try text.split(separator: ",").map { (entry) throws(ConfigurationError) in
+                guard let network = IPNetwork(entry) else {
+                    throw .invalid(
+                        "TESSERA_TRUSTED_PROXIES lists IP addresses or CIDR networks, comma-separated (got \"\(entry)\")."
+                    )
+                }
+                return network
+            }
+        }
+    }
+
+    /// `N/s`, `N/min` or `N/h`; `off` (or `0`) sets no limit.
+    public static func parseRate(_ text: String, name: String) throws(ConfigurationError) -> Rate? {
+        let lowered = text.lowercased()
+        if lowered == "off" || lowered == "0" { return nil }
+        let parts = lowered.split(separator: "/")
+        let periods: [String: Double] = ["s": 1, "sec": 1, "min": 60, "m": 60, "h": 3600, "hour": 3600]
+        guard parts.count == 2, let count = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+            (1...1_000_000).contains(count), let period = periods[parts[1].trimmingCharacters(in: .whitespaces)]
+        else {
+            throw .invalid("\(name) must be a number per s, min or h, like \"60/min\", or \"off\" (got \"\(text)\").")
+        }
+        return Rate(count: count, period: period)
     }
 }
 
