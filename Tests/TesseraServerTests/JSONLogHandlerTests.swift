@@ -35,7 +35,7 @@ struct JSONLogHandlerTests {
             "\(tricky)",
             metadata: [
                 "tricky": "\(tricky)", "count": "3", "nested": ["inner": "x\ny"], "list": ["a", "b"],
-                "message": "collides",
+                "message": "collides", "source": "pixabay",
             ])
         let object = try #require(try lines.objects().first)
         #expect(object["message"] as? String == tricky)
@@ -46,7 +46,8 @@ struct JSONLogHandlerTests {
         #expect(object["nested.inner"] as? String == "x\ny")
         #expect(object["list"] as? String == #"["a", "b"]"#)
         #expect(object["metadata.message"] as? String == "collides")
-        #expect(object["source"] as? String == "TesseraServerTests")
+        #expect(object["source"] as? String == "pixabay", "the sources' own key keeps its name")
+        #expect(object["module"] as? String == "TesseraServerTests")
         let timestamp = try #require(object["timestamp"] as? String)
         #expect(try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timestamp) <= Date())
     }

@@ -64,7 +64,7 @@ struct RequestIDTests {
             let startup = log.entries.filter { $0.message == "connections" }
             #expect(startup.count == 1 && startup.allSatisfy { $0.metadata["request_id"] == nil })
 
-            // And a streamed search, whose work runs while the body is written after the handler returned.
+            // And a streamed search, answered as an event stream.
             let streamed = "lynx-\(UUID().uuidString.prefix(8))"
             let stream = try await client.execute(
                 uri: "/api/search/stream?q=\(streamed)&scope=all", method: .get, headers: [requestID: "stream-1"])

@@ -11,8 +11,7 @@ extension HTTPField.Name {
 /// rest of the request, so every log line the request causes carries it as `request_id`.
 ///
 /// First in the router, so it wraps everything else. A streamed body is written after the handler has
-/// returned, outside this scope; it is wrapped so the lines it causes (an event stream's search) carry
-/// the id too. Hummingbird's own `hb.request.id` is not used: it is only on `context.logger`, which
+/// returned, outside this scope; it is wrapped so whatever work it does while written logs the id too. Hummingbird's own `hb.request.id` is not used: it is only on `context.logger`, which
 /// the services (sources, fetcher) never see, and it cannot come from the client.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws

@@ -7,8 +7,8 @@ import Logging
 ///     {"timestamp":"2026-11-24T03:30:00.123Z","level":"info","label":"tessera","message":"…","request_id":"…",…}
 ///
 /// Metadata is flattened into string fields beside the fixed ones (nested dictionaries as `key.sub`);
-/// a metadata key that collides with a fixed field is written as `metadata.key`. `source`, `file`,
-/// `function` and `line` close each object.
+/// a metadata key that collides with a fixed field is written as `metadata.key`. `module` (swift-log's
+/// `source`, named apart from the sources' own `source` key), `file`, `function` and `line` close each object.
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
@@ -46,7 +46,7 @@ public struct JSONLogHandler: LogHandler {
     }
 
     private static let fixedKeys: Set<String> = [
-        "timestamp", "level", "label", "message", "source", "file", "function", "line",
+        "timestamp", "level", "label", "message", "module", "file", "function", "line",
     ]
 
     /// The JSON line for `event`, ending in a newline.
@@ -67,7 +67,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in flat.sorted(by: { $0.0 < $1.0 }) {
             field(Self.fixedKeys.contains(key) ? "metadata.\(key)" : key, value)
         }
-        field("source", event.source)
+        field("module", event.source)
         field("file", event.file)
         field("function", event.function)
         field("line", String(event.line))
