@@ -47,6 +47,7 @@ public func buildApplication(
 /// Every route of the API. Tests call this too, and compare it with `docs/openapi.yaml`.
 public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestContext> {
     let router = Router(context: TesseraRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
     router.add(middleware: APIErrorMiddleware(logger: environment.logger))
     if let token = environment.configuration.token {
         router.add(middleware: TokenMiddleware(token: AccessToken(token: token)))

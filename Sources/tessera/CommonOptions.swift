@@ -41,14 +41,8 @@ enum Terminal {
     }
 
     /// Log lines go to standard error, so standard output stays clean for `--json`.
-    static func bootstrapLogging(level: Logger.Level) -> Logger {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        var logger = Logger(label: "tessera")
-        logger.logLevel = level
-        return logger
+    /// Text or JSON lines, as `TESSERA_LOG_FORMAT` says; every line a request causes carries its id.
+    static func bootstrapLogging(level: Logger.Level, format: LogFormat) -> Logger {
+        LogBootstrap.bootstrap(format: format, level: level)
     }
 }

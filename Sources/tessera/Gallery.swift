@@ -202,7 +202,7 @@ enum GalleryCLI {
         _ common: CommonOptions, _ body: (AppEnvironment) async throws -> T
     ) async throws -> T {
         let configuration = try Exit.configuration(common)
-        let logger = Terminal.bootstrapLogging(level: .warning)
+        let logger = Terminal.bootstrapLogging(level: .warning, format: configuration.logFormat)
         let environment: AppEnvironment
         do {
             environment = try await AppEnvironment.live(configuration, logger: logger)

@@ -33,7 +33,7 @@ struct Search: AsyncParsableCommand {
             throw Exit.badInput(error.message)
         }
         let configuration = try Exit.configuration(common)
-        let logger = Terminal.bootstrapLogging(level: .warning)
+        let logger = Terminal.bootstrapLogging(level: .warning, format: configuration.logFormat)
         let environment = try await AppEnvironment.live(configuration, logger: logger)
         let response = await environment.search.search(request).linkingImages(with: environment.imageLinker)
         try await environment.shutdown()

@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
             throw Exit.badInput(error.description)
         }
         if !libraries.isEmpty { configuration.libraries = libraries }
-        let logger = Terminal.bootstrapLogging(level: configuration.logLevel)
+        let logger = Terminal.bootstrapLogging(level: configuration.logLevel, format: configuration.logFormat)
         let environment: AppEnvironment
         do {
             environment = try await AppEnvironment.live(configuration, logger: logger)

@@ -17,3 +17,30 @@ struct ServeCommandTests {
         #expect(result.stdout.isEmpty)
     }
 }
+
+@Suite("tessera serve logs")
+struct ServeLogTests {
+    @Test func jsonFormatWritesOneObjectPerLineOnStandardError() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-json-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try await ServerProcess.start(
+            [], environment: ["TESSERA_DATA": data.path, "TESSERA_SAMPLES": "none", "TESSERA_LOG_FORMAT": "json"])
+        let stderr = server.child.stderr
+        #expect(await server.stop() == 0)
+        let lines = stderr.split(separator: "\n")
+        #expect(!lines.isEmpty, "\(stderr)")
+        for line in lines {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(object["timestamp"] is String && object["level"] is String && object["message"] is String)
+        }
+        #expect(stderr.contains(#""message":"connections""#), "\(stderr)")
+    }
+
+    @Test func anUnknownLogFormatIsRefused() async throws {
+        let result = try await CLIProcess.run(
+            ["serve"], environment: ["TESSERA_DATA": "/nonexistent/never-created", "TESSERA_LOG_FORMAT": "xml"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("TESSERA_LOG_FORMAT must be text or json"), "\(result.stderr)")
+    }
+}

@@ -13,9 +13,9 @@ final class LogCapture: Sendable {
 
     var entries: [Entry] { kept.withLock { $0 } }
 
-    /// A logger at `level` whose every line ends up in `entries`.
-    func logger(level: Logger.Level = .info) -> Logger {
-        var logger = Logger(label: "tessera-test") { _ in Handler(capture: self) }
+    /// A logger at `level` whose every line ends up in `entries`, with what `metadataProvider` adds.
+    func logger(level: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil) -> Logger {
+        var logger = Logger(label: "tessera-test") { _ in Handler(capture: self, metadataProvider: metadataProvider) }
         logger.logLevel = level
         return logger
     }
@@ -36,7 +36,8 @@ final class LogCapture: Sendable {
         }
 
         func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
+            let provided = metadataProvider?.get() ?? [:]
+            let all = metadata.merging(provided) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
             capture.keep(
                 Entry(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" }))
         }

@@ -23,6 +23,8 @@ public struct AppConfiguration: Sendable {
     /// `TESSERA_TOKEN`: required to bind to anything but loopback.
     public var token: String?
     public var logLevel: Logger.Level = .info
+    /// `TESSERA_LOG_FORMAT`: `text` lines, or one JSON object per line.
+    public var logFormat: LogFormat = .text
     public var images = ImageSettings()
     public var connections = ConnectionSettings()
     public var fairUse = FairUseSettings()
@@ -55,6 +57,12 @@ public struct AppConfiguration: Sendable {
                 throw .invalid("TESSERA_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
             }
             logLevel = parsed
+        }
+        if let format = environment["TESSERA_LOG_FORMAT"], !format.isEmpty {
+            guard let parsed = LogFormat(rawValue: format.lowercased()) else {
+                throw .invalid("TESSERA_LOG_FORMAT must be text or json (got \"\(format)\").")
+            }
+            logFormat = parsed
         }
     }
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
+import TesseraCore
 import TesseraImageProxy
 
 /// Answers `GET`/`HEAD /img/...` from the image memory cache right in the connection's pipeline, before
@@ -95,6 +96,8 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var fields = ImageResponse.headers(etag: image.etag, variant: variant)
         fields[.date] = date.now
         fields[.server] = serverName
+        // Echoed like every answer's (RequestIDMiddleware); a hit logs nothing, so the id is only made here.
+        fields[.requestID] = RequestID.sanitized(request.headerFields[.requestID]) ?? RequestID.make()
         if request.headerFields[.connection] == "close" { fields[.connection] = "close" }
         if let tags = request.headerFields[.ifNoneMatch], ImageResponse.matches(tags, image.etag) {
             return (HTTPResponse(status: .notModified, headerFields: fields), nil)
