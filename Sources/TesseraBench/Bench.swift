@@ -50,6 +50,7 @@ struct SearchOverhead: AsyncParsableCommand {
         environment["TESSERA_PORT"] = "0"
         // The five services only: the sample photos would add a local section the goal is not about.
         environment["TESSERA_SAMPLES"] = "none"
+        environment.merge(BenchSettings.noFairUseLimits) { _, off in off }
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let app = buildApplication(
@@ -180,4 +181,14 @@ func printTable(title: String, rows: [(String, [Duration])]) {
     for (name, values) in rows {
         print(table.row([name] + [0.5, 0.9, 0.99, 1.0].map { ms(percentile(values, $0)) }))
     }
+}
+
+/// Settings every benchmarked server shares.
+enum BenchSettings {
+    /// A benchmark is one address sending thousands of requests: the per-client limits (docs/deploy.md) would
+    /// measure the limiter, not the work.
+    static let noFairUseLimits = [
+        "TESSERA_SEARCH_RATE": "off", "TESSERA_IMPORT_RATE": "off", "TESSERA_EXPORT_RATE": "off",
+        "TESSERA_MAX_STREAMS_PER_CLIENT": "off",
+    ]
 }

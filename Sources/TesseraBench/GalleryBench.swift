@@ -36,6 +36,7 @@ struct GalleryBench: AsyncParsableCommand {
         settings["TESSERA_DATA"] = work.appendingPathComponent("data").path
         settings["TESSERA_PORT"] = "0"
         settings["TESSERA_SAMPLES"] = "none"
+        settings.merge(BenchSettings.noFairUseLimits) { _, off in off }
         let environment = try await AppEnvironment.live(try AppConfiguration(environment: settings), logger: quiet)
         let appPort = PortBox()
         let app = buildApplication(environment) { await appPort.set($0) }

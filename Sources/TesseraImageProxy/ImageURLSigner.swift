@@ -114,10 +114,12 @@ public struct SignedImagePath: Sendable, Hashable {
 
     public init?(_ url: String) {
         let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        // Split on the "/" scalars, not on Characters: a combining mark or an emoji modifier right after a "/"
+        // forms one Character with it, which would hide that separator.
+        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else { return nil }
-        variant = String(parts[2])
-        signature = String(parts[3])
-        encodedSource = String(parts[4])
+        variant = parts[2]
+        signature = parts[3]
+        encodedSource = parts[4]
     }
 }

@@ -63,4 +63,13 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(try ImageSecret.load(configured: "shared", dataDirectory: folder) != first)
     }
+
+    @Test func signedPathsSplitOnEverySlashEvenBeforeAModifier() throws {
+        // An emoji modifier after "/" joins it into one Character; the path must still have its three parts.
+        let path = try #require(SignedImagePath("/img/thumb/\u{1F3FB}sig/c291cmNl"))
+        #expect(path.variant == "thumb")
+        #expect(path.signature == "\u{1F3FB}sig")
+        #expect(path.encodedSource == "c291cmNl")
+        #expect(SignedImagePath("/img/thumb/\u{301}/x/y") == nil, "four parts after /img is not a signed path")
+    }
 }

@@ -118,10 +118,10 @@ enum RawHTTP {
         var description: String
     }
 
-    static func exchange(port: Int, send text: String, responses count: Int) throws -> [Answer] {
+    /// A blocking socket connected to `port` on 127.0.0.1, reads timing out after 10 s.
+    static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -130,10 +130,20 @@ enum RawHTTP {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
+        guard connected == 0 else {
+            let failure = Failure(description: "connect: \(errno)")
+            close(fd)
+            throw failure
+        }
+        return fd
+    }
+
+    static func exchange(port: Int, send text: String, responses count: Int) throws -> [Answer] {
+        let fd = try connect(port: port)
+        defer { close(fd) }
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
             throw Failure(description: "send: \(errno)")

@@ -85,11 +85,7 @@ struct SearchStatesUITests {
         try await WebApp.run { app in
             for size in phoneAndDesktop {
                 try await withBrowser(width: size.width, height: size.height, mobile: size.mobile) { browser in
-                    try await browser.open(app, "/search?q=mix&scope=all")
-                    try await browser.waitUntil("every section to settle", timeout: .seconds(20)) {
-                        let sections = try await browser.sections()
-                        return sections.count == 5 && sections.allSatisfy { !$0.pending }
-                    }
+                    try await Self.openMixSettled(browser, app)
                     let shown = try await browser.sections().map(\.id)
                     #expect(shown == ["pixabay", "flickr", "openverse", "wikimedia", "movies"], "\(shown)")
                     let emptyStrips = try await browser.execute(
@@ -110,11 +106,7 @@ struct SearchStatesUITests {
         try await WebApp.run { app in
             for size in phoneAndDesktop {
                 try await withBrowser(width: size.width, height: size.height, mobile: size.mobile) { browser in
-                    try await browser.open(app, "/search?q=mix&scope=all")
-                    try await browser.waitUntil("every section to settle", timeout: .seconds(20)) {
-                        let sections = try await browser.sections()
-                        return sections.count == 5 && sections.allSatisfy { !$0.pending }
-                    }
+                    try await Self.openMixSettled(browser, app)
                     #expect(try await browser.isHidden("#filter-empty"))
                     try await browser.waitFor("#tag-filter").sendKeys("zzz")
                     try await browser.waitUntil("the empty filter message") {
@@ -138,4 +130,14 @@ struct SearchStatesUITests {
             }
         }
     }
+
+    /// "mix" in All, once its five sections with content have all arrived.
+    static func openMixSettled(_ browser: Browser, _ app: WebApp) async throws {
+        try await browser.open(app, "/search?q=mix&scope=all")
+        try await browser.waitUntil("every section to settle", timeout: .seconds(20)) {
+            let sections = try await browser.sections()
+            return sections.count == 5 && sections.allSatisfy { !$0.pending }
+        }
+    }
+
 }
