@@ -216,6 +216,7 @@ let package = Package(
             name: "TesseraServerTests",
             dependencies: [
                 "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImageProxy",
+                "TesseraFetcher",
                 "TesseraStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import TesseraFetcher
 import TesseraGalleries
 import TesseraServer
 import TesseraTestSupport
