@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
+        // A Swift client of the HTTP API for apps and tools (docs/client.md).
+        .library(name: "TesseraClient", targets: ["TesseraClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -22,6 +24,12 @@ let package = Package(
         // Tests only: reads docs/openapi.yaml with a real OpenAPI parser (no external loading, which builds slower).
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // TesseraClient: the runtime its generated code needs, a transport per platform, and the generator that
+        // scripts/generate-client runs (its code is committed, no build plugin; docs/client.md).
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
     ],
     targets: [
         // Domain types and the search fan-out. Foundation only: no NIO, no database.
@@ -130,6 +138,22 @@ let package = Package(
             ],
             // The web app: plain HTML, CSS and JavaScript modules, served as they are.
             resources: [.copy("Web")]
+        ),
+        // The API's Swift client: code generated from docs/openapi.yaml (Generated/, committed) and a small
+        // hand-written layer. No server module and no TesseraCore: an app links only this and the runtime.
+        .target(
+            name: "TesseraClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
         ),
         // The `tessera` command: parses arguments, calls library code.
         .executableTarget(
