@@ -150,6 +150,9 @@ let package = Package(
                     name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
                     condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
                 .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+                .product(
                     name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])),
             ],
@@ -256,6 +259,16 @@ let package = Package(
             dependencies: [
                 "TesseraTestSupport", "TesseraCore", "TesseraGalleries",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // TesseraClient against the real app on loopback with stand-in providers.
+        .testTarget(
+            name: "TesseraClientTests",
+            dependencies: [
+                "TesseraClient", "TesseraServer", "TesseraTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Browser tests of the web UI: headless Chromium driven by chromedriver over W3C WebDriver.

@@ -34,6 +34,41 @@ extension Components {
             internal var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Gallery/itemCount`.
             internal var itemCount: Swift.Int
+            /// The first item's thumbnail (an Image), or null when the gallery is empty. Image's properties spelled out with type [object, null], the form swift-openapi-generator reads (it drops a oneOf with null).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Gallery/cover`.
+            internal struct CoverPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Gallery/cover/url`.
+                internal var url: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Gallery/cover/width`.
+                internal var width: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/Gallery/cover/height`.
+                internal var height: Swift.Int?
+                /// Creates a new `CoverPayload`.
+                ///
+                /// - Parameters:
+                ///   - url:
+                ///   - width:
+                ///   - height:
+                internal init(
+                    url: Swift.String,
+                    width: Swift.Int? = nil,
+                    height: Swift.Int? = nil
+                ) {
+                    self.url = url
+                    self.width = width
+                    self.height = height
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case url
+                    case width
+                    case height
+                }
+            }
+            /// The first item's thumbnail (an Image), or null when the gallery is empty. Image's properties spelled out with type [object, null], the form swift-openapi-generator reads (it drops a oneOf with null).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Gallery/cover`.
+            internal var cover: Components.Schemas.Gallery.CoverPayload?
             /// - Remark: Generated from `#/components/schemas/Gallery/createdAt`.
             internal var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Gallery/updatedAt`.
@@ -50,6 +85,7 @@ extension Components {
             ///   - id:
             ///   - name:
             ///   - itemCount:
+            ///   - cover: The first item's thumbnail (an Image), or null when the gallery is empty. Image's properties spelled out with type [object, null], the form swift-openapi-generator reads (it drops a oneOf with null).
             ///   - createdAt:
             ///   - updatedAt:
             ///   - deletedAt:
@@ -59,6 +95,7 @@ extension Components {
                 id: Swift.String,
                 name: Swift.String,
                 itemCount: Swift.Int,
+                cover: Components.Schemas.Gallery.CoverPayload? = nil,
                 createdAt: Foundation.Date,
                 updatedAt: Foundation.Date,
                 deletedAt: Foundation.Date? = nil,
@@ -68,6 +105,7 @@ extension Components {
                 self.id = id
                 self.name = name
                 self.itemCount = itemCount
+                self.cover = cover
                 self.createdAt = createdAt
                 self.updatedAt = updatedAt
                 self.deletedAt = deletedAt
@@ -78,6 +116,7 @@ extension Components {
                 case id
                 case name
                 case itemCount
+                case cover
                 case createdAt
                 case updatedAt
                 case deletedAt
@@ -97,6 +136,10 @@ extension Components {
                 self.itemCount = try container.decode(
                     Swift.Int.self,
                     forKey: .itemCount
+                )
+                self.cover = try container.decodeIfPresent(
+                    Components.Schemas.Gallery.CoverPayload.self,
+                    forKey: .cover
                 )
                 self.createdAt = try container.decode(
                     Foundation.Date.self,
@@ -122,6 +165,7 @@ extension Components {
                     "id",
                     "name",
                     "itemCount",
+                    "cover",
                     "createdAt",
                     "updatedAt",
                     "deletedAt",
@@ -470,6 +514,70 @@ extension Components {
                 )
                 self.sections = try container.decode(
                     [Components.Schemas.Section].self,
+                    forKey: .sections
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "query",
+                    "scope",
+                    "page",
+                    "sections"
+                ])
+            }
+        }
+        /// The `done` event of /api/search/stream, the last one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SearchDone`.
+        internal struct SearchDone: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SearchDone/query`.
+            internal var query: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SearchDone/scope`.
+            internal var scope: Components.Schemas.ScopeName
+            /// - Remark: Generated from `#/components/schemas/SearchDone/page`.
+            internal var page: Swift.Int
+            /// How many `section` events were sent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchDone/sections`.
+            internal var sections: Swift.Int
+            /// Creates a new `SearchDone`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - scope:
+            ///   - page:
+            ///   - sections: How many `section` events were sent.
+            internal init(
+                query: Swift.String,
+                scope: Components.Schemas.ScopeName,
+                page: Swift.Int,
+                sections: Swift.Int
+            ) {
+                self.query = query
+                self.scope = scope
+                self.page = page
+                self.sections = sections
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case query
+                case scope
+                case page
+                case sections
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.query = try container.decode(
+                    Swift.String.self,
+                    forKey: .query
+                )
+                self.scope = try container.decode(
+                    Components.Schemas.ScopeName.self,
+                    forKey: .scope
+                )
+                self.page = try container.decode(
+                    Swift.Int.self,
+                    forKey: .page
+                )
+                self.sections = try container.decode(
+                    Swift.Int.self,
                     forKey: .sections
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
