@@ -162,6 +162,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
+                "TesseraClient",
                 "TesseraCore",
                 "TesseraServer",
                 "TesseraLibrary",

@@ -12,7 +12,7 @@ struct GalleryCommand: AsyncParsableCommand {
         abstract: "List, create, fill and export galleries.",
         discussion: """
             GALLERY is a gallery id (g_…) or its name (exact, any case). Works while tessera serve runs on \
-            the same data folder.
+            the same data folder, or on a running Tessera with --server (TESSERA_SERVER).
             Exit status: 0 done, 1 failure, 2 bad input (including an unknown or ambiguous GALLERY).
             """,
         subcommands: [ListGalleries.self, CreateGallery.self, AddToGallery.self, ExportGallery.self])
@@ -30,13 +30,19 @@ struct ListGalleries: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        let galleries = try await GalleryCLI.withEnvironment(common) { environment in
-            try await GalleryCLI.run { () async throws(GalleryError) in
-                try await environment.galleries.list(deleted: deleted)
+        let galleries =
+            if let client = try remote.client(try Exit.configuration(common)) {
+                try await Remote.galleries(deleted: deleted, on: client)
+            } else {
+                try await GalleryCLI.withEnvironment(common) { environment in
+                    try await GalleryCLI.run { () async throws(GalleryError) in
+                        try await environment.galleries.list(deleted: deleted)
+                    }
+                }
             }
-        }
         if json {
             Terminal.out(GalleryCLI.json(galleries))
         } else {
@@ -56,13 +62,19 @@ struct CreateGallery: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        let gallery = try await GalleryCLI.withEnvironment(common) { environment in
-            try await GalleryCLI.run { () async throws(GalleryError) in
-                try await environment.galleries.create(name: name)
+        let gallery =
+            if let client = try remote.client(try Exit.configuration(common)) {
+                try await Remote.createGallery(named: name, on: client)
+            } else {
+                try await GalleryCLI.withEnvironment(common) { environment in
+                    try await GalleryCLI.run { () async throws(GalleryError) in
+                        try await environment.galleries.create(name: name)
+                    }
+                }
             }
-        }
         Terminal.out(json ? GalleryCLI.json(gallery) : "Created \(GalleryTable.quoted(gallery.name)) (\(gallery.id))\n")
     }
 }
@@ -94,6 +106,7 @@ struct AddToGallery: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
         let index = try index.map { text in
@@ -103,10 +116,19 @@ struct AddToGallery: AsyncParsableCommand {
             return value
         }
         let what = try ImageArgument(image)
-        let (target, added) = try await GalleryCLI.withEnvironment(common) { environment in
-            let target = try await GalleryCLI.find(gallery, in: environment.galleries)
-            let added = try await add(what, to: target.id, at: index, environment)
-            return (target, added)
+        let configuration = try Exit.configuration(common)
+        let target: Gallery
+        let added: (item: GalleryItem, index: Int)
+        if let client = try remote.client(configuration) {
+            target = try await Remote.find(gallery, on: client)
+            added = try await Remote.add(
+                what, to: target, at: index, maxBytes: configuration.images.maxBytes, on: client)
+        } else {
+            (target, added) = try await GalleryCLI.withEnvironment(common) { environment in
+                let target = try await GalleryCLI.find(gallery, in: environment.galleries)
+                let added = try await add(what, to: target.id, at: index, environment)
+                return (target, (added.item, added.index))
+            }
         }
         if json {
             Terminal.out(GalleryCLI.json(added.item))
@@ -162,6 +184,7 @@ struct ExportGallery: AsyncParsableCommand {
     var file: String
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
         let destination = URL(fileURLWithPath: file).standardizedFileURL
@@ -172,6 +195,17 @@ struct ExportGallery: AsyncParsableCommand {
         }
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
             throw Exit.badInput("\(destination.path) is a folder; name the ZIP file to write.")
+        }
+        if let client = try remote.client(try Exit.configuration(common)) {
+            let target = try await Remote.find(gallery, on: client)
+            let zip = try await Remote.export(target, on: client)
+            do {
+                // Written next to it, then renamed, as locally.
+                try zip.write(to: destination, options: .atomic)
+            } catch {
+                throw Exit.failure("Could not write \(destination.path): \(error.localizedDescription)")
+            }
+            return Self.report(target, target.itemCount, zip.count, destination)
         }
         let (target, count, size) = try await GalleryCLI.withEnvironment(common) { environment in
             let target = try await GalleryCLI.find(gallery, in: environment.galleries)
@@ -186,6 +220,10 @@ struct ExportGallery: AsyncParsableCommand {
             }
             return (target, target.itemCount, size)
         }
+        Self.report(target, count, size, destination)
+    }
+
+    private static func report(_ target: Gallery, _ count: Int, _ size: Int, _ destination: URL) {
         let images = count == 1 ? "1 image" : "\(count) images"
         Terminal.out(
             "Exported \(GalleryTable.quoted(target.name)) (\(images)) to \(destination.path) "
@@ -224,18 +262,27 @@ enum GalleryCLI {
     static func find(_ argument: String, in galleries: GalleryService) async throws -> Gallery {
         do throws(GalleryError) {
             return try await galleries.find(argument)
-        } catch .galleryNotFound {
-            throw Exit.badInput(
+        } catch {
+            throw findFailure(argument, error)
+        }
+    }
+
+    /// Why `argument` names no one gallery: no such gallery and an ambiguous name with the ids to choose
+    /// from are bad input; anything else as `exitCode(for:)` says. (Also for `--server`, which finds alike.)
+    static func findFailure(_ argument: String, _ error: GalleryError) -> ExitCode {
+        switch error {
+        case .galleryNotFound:
+            return Exit.badInput(
                 "There is no gallery \(GalleryTable.quoted(argument)); tessera gallery list shows them.")
-        } catch .ambiguousName(let name, let candidates) {
+        case .ambiguousName(let name, let candidates):
             let ids = candidates.map {
                 "  \($0.id)  \(GalleryTable.items($0.itemCount)), updated \(GalleryTable.time($0.updatedAt))"
             }
-            throw Exit.badInput(
+            return Exit.badInput(
                 "\(candidates.count) galleries are named \(GalleryTable.quoted(name)); name one by its id:\n"
                     + ids.joined(separator: "\n"))
-        } catch {
-            throw exitCode(for: error)
+        default:
+            return exitCode(for: error)
         }
     }
 

@@ -90,10 +90,14 @@ struct LibrarySearch: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Page number, 20 results a page (1–\(SearchRequest.maxPage)).", valueName: "n"))
     var page: String = "1"
 
-    @Flag(help: "Print the API's JSON section (image URLs are local: references, unsigned).")
+    @Flag(
+        help:
+            "Print the API's JSON section (image URLs are local: references, unsigned; signed /img/ URLs with --server)."
+    )
     var json = false
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
         let request: SearchRequest
@@ -103,6 +107,13 @@ struct LibrarySearch: AsyncParsableCommand {
             throw Exit.badInput(error.message)
         }
         let configuration = try Exit.configuration(common)
+        if let client = try remote.client(configuration) {
+            // The server's `local` section: the folders it was started with.
+            let response = try await Remote.search(request, on: client)
+            if let error = response.sections.first?.error { throw Exit.failure(error.message) }
+            print(response)
+            return
+        }
         let store = try LibraryCommand.openStore(configuration)
         let roots: [String]
         do {
@@ -118,6 +129,10 @@ struct LibrarySearch: AsyncParsableCommand {
             throw Exit.failure(
                 roots.isEmpty ? "nothing is indexed yet; run tessera library index DIR first." : error.message)
         }
+        print(response)
+    }
+
+    private func print(_ response: SearchResponse) {
         if json {
             Terminal.out(String(decoding: JSONBody.encode(response), as: UTF8.self) + "\n")
         } else {

@@ -24,6 +24,7 @@ struct Search: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
         let request: SearchRequest
@@ -33,10 +34,15 @@ struct Search: AsyncParsableCommand {
             throw Exit.badInput(error.message)
         }
         let configuration = try Exit.configuration(common)
-        let logger = Terminal.bootstrapLogging(level: .warning, format: configuration.logFormat)
-        let environment = try await AppEnvironment.live(configuration, logger: logger)
-        let response = await environment.search.search(request).linkingImages(with: environment.imageLinker)
-        try await environment.shutdown()
+        let response: SearchResponse
+        if let client = try remote.client(configuration) {
+            response = try await Remote.search(request, on: client)
+        } else {
+            let logger = Terminal.bootstrapLogging(level: .warning, format: configuration.logFormat)
+            let environment = try await AppEnvironment.live(configuration, logger: logger)
+            response = await environment.search.search(request).linkingImages(with: environment.imageLinker)
+            try await environment.shutdown()
+        }
 
         if json {
             Terminal.out(String(decoding: JSONBody.encode(response), as: UTF8.self) + "\n")

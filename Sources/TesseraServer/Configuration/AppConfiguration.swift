@@ -20,8 +20,11 @@ public struct AppConfiguration: Sendable {
     public var sources: SourceSettings
     /// `TESSERA_SECRET`: signs image URLs; a random one is kept in the data folder when unset.
     public var secret: String?
-    /// `TESSERA_TOKEN`: required to bind to anything but loopback.
+    /// `TESSERA_TOKEN`: required to bind to anything but loopback; the CLI sends it to `remoteServer`.
     public var token: String?
+    /// `TESSERA_SERVER`: a running Tessera that `tessera search`, `library search` and `gallery` talk to
+    /// (through TesseraClient) instead of opening the data folder; nil works locally.
+    public var remoteServer: URL?
     public var logLevel: Logger.Level = .info
     /// `TESSERA_LOG_FORMAT`: `text` lines, or one JSON object per line.
     public var logFormat: LogFormat = .text
@@ -49,6 +52,9 @@ public struct AppConfiguration: Sendable {
         }
         secret = environment["TESSERA_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         token = environment["TESSERA_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let server = environment["TESSERA_SERVER"], !server.isEmpty {
+            remoteServer = try Self.parseServerURL(server)
+        }
         images = try ImageSettings(environment: environment)
         connections = try ConnectionSettings(environment: environment)
         fairUse = try FairUseSettings(environment: environment)
@@ -114,6 +120,16 @@ public struct AppConfiguration: Sendable {
             throw .invalid("The source timeout must be a number of seconds above 0 and at most 300 (got \"\(text)\").")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// An http(s) address of a running Tessera, such as `http://127.0.0.1:8080`.
+    public static func parseServerURL(_ text: String) throws(ConfigurationError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false
+        else {
+            throw .invalid("The server must be an http(s) address such as http://127.0.0.1:8080 (got \"\(text)\").")
+        }
+        return url
     }
 
     /// Refuses settings that would expose the server unasked.
