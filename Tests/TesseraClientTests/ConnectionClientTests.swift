@@ -38,6 +38,21 @@ struct ConnectionClientTests {
         }
     }
 
+    @Test func aRateLimitedSearchSaysWhenToRetry() async throws {
+        try await withServer(extraEnvironment: ["TESSERA_SEARCH_RATE": "1/h"]) { client, _ in
+            _ = try await client.search("fox", scope: .pixabay)
+            let error = await clientError { () async throws(TesseraClientError) in
+                try await client.search("fox", scope: .pixabay)
+            }
+            guard case .rateLimited(let retryAfter?, let message) = error else {
+                Issue.record("expected rate limited with Retry-After, got \(String(describing: error))")
+                return
+            }
+            #expect(retryAfter > 0 && !message.isEmpty)
+            #expect(error?.description.contains("Retry after \(retryAfter) seconds") == true)
+        }
+    }
+
     @Test func theRightTokenIsSentWithEveryRequest() async throws {
         try await withServer(token: "right-token-1234567890") { client, _ in
             #expect(try await client.createGallery(named: "Mine").name == "Mine")

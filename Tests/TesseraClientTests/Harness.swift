@@ -10,7 +10,7 @@ import Testing
 /// The real app on a loopback port, pointed at stand-ins for the providers, with its own empty data folder,
 /// and a `TesseraClient` for it (with `token` when the server has one).
 func withServer(
-    token: String? = nil, clientToken: String? = nil,
+    token: String? = nil, clientToken: String? = nil, extraEnvironment: [String: String] = [:],
     _ body: @Sendable (TesseraClient, StandInServer) async throws -> Void
 ) async throws {
     let standIns = try await StandInServer.start(StandInSet().list)
@@ -22,6 +22,7 @@ func withServer(
     environment["TESSERA_SOURCE_TIMEOUT"] = "10"
     environment["TESSERA_SAMPLES"] = "none"
     if let token { environment["TESSERA_TOKEN"] = token }
+    environment.merge(extraEnvironment) { _, new in new }
     var quiet = Logger(label: "tessera-client-test")
     quiet.logLevel = .critical
     do {
