@@ -15,7 +15,7 @@ public func buildApplication(
     let router = buildRouter(environment)
     let serverName = "Tessera"
     let token = environment.configuration.token.map(AccessToken.init)
-    let date = HTTPDate()
+    let hitHead = ImageHitHead(date: HTTPDate(), serverName: serverName)
     let proxy = environment.imageProxy
     let settings = environment.configuration.connections
     let openFiles = OpenFileLimit.raise()
@@ -30,7 +30,7 @@ public func buildApplication(
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 responder: responder, timeouts: settings.timeouts, cap: cap,
-                handlers: { [ImageHitHandler(proxy: proxy, token: token, date: date, serverName: serverName)] })
+                afterDecoder: { [ImageHitHandler(proxy: proxy, token: token, head: hitHead)] })
         },
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The id of the HTTP request the current task works for, so every log line the request causes (down to
 /// the source calls and image fetches, in child tasks) can carry it without passing it through every call.
 /// Set by the server's `RequestIDMiddleware`; read by the log metadata provider installed at bootstrap.
@@ -16,10 +18,18 @@ public enum RequestID {
         return header
     }
 
-    /// A new id: 16 random hex digits (64 bits), short to read and unlikely to repeat within a log's life.
+    /// A new id: 16 hex digits (64 bits), short to read, and unique within the process: a counter from a
+    /// random start, scrambled by SplitMix64's finalizer (a bijection) so ids do not look sequential.
+    /// Cheaper than a random number per request, which is a system call on Linux.
     public static func make() -> String {
-        let value = UInt64.random(in: .min ... .max)
+        var value = seed &+ counter.wrappingAdd(1, ordering: .relaxed).oldValue &* 0x9E37_79B9_7F4A_7C15
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        value ^= value >> 31
         let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hex.count == 16 ? hex : String(repeating: "0", count: 16 - hex.count) + hex
     }
+
+    private static let seed = UInt64.random(in: .min ... .max)
+    private static let counter = Atomic<UInt64>(0)
 }

@@ -23,8 +23,8 @@ enum HTTPPhase {
     case responseEnded
 }
 
-/// Reports request heads and ends and answer ends to `ConnectionTimeoutHandler`. It sits ahead of
-/// `ImageHitHandler`, so the answers given there are seen too.
+/// Reports request heads and ends and answer ends to `ConnectionTimeoutHandler`, for the requests the
+/// router answers (`ImageHitHandler` reports those it answers itself).
 final class HTTPPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

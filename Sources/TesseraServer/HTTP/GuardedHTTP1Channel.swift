@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import Synchronization
 
@@ -10,26 +11,38 @@ import Synchronization
 
 /// Hummingbird's HTTP/1.1 channel with the guards every connection gets: the connection cap and the
 /// timeouts (`ConnectionTimeoutHandler`, which must sit below the HTTP decoder, where
-/// `additionalChannelHandlers` cannot put it).
+/// `additionalChannelHandlers` cannot put it); and handlers that must see requests right after the decoder,
+/// ahead of the HTTPTypes conversion (`ImageHitHandler`).
 struct GuardedHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     let responder: Responder
     let timeouts: ConnectionTimeouts
     let cap: ConnectionCap
-    /// Handlers after the HTTP decoding, as `HTTP1Channel.Configuration.additionalChannelHandlers`.
-    let handlers: @Sendable () -> [any RemovableChannelHandler]
+    /// Handlers right after the HTTP/1 decoder, which see `HTTPServerRequestPart`s.
+    let afterDecoder: @Sendable () -> [any RemovableChannelHandler]
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let admitted = cap.admit()
         if admitted { channel.closeFuture.whenComplete { [cap] _ in cap.release() } }
         let http1 = HTTP1Channel(
-            responder: responder,
-            configuration: .init(additionalChannelHandlers: [HTTPPhaseHandler()] + handlers()))
+            responder: responder, configuration: .init(additionalChannelHandlers: [HTTPPhaseHandler()]))
         return channel.eventLoop.makeCompletedFuture { [timeouts] in
             try channel.pipeline.syncOperations.addHandler(
                 admitted ? ConnectionTimeoutHandler(timeouts: timeouts) : CloseAtOnceHandler())
-        }.flatMap { http1.setup(channel: channel, logger: logger) }
+        }.flatMap {
+            http1.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { [afterDecoder] value in
+            guard admitted else { return value }
+            let pipeline = channel.pipeline.syncOperations
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            var previous: any ChannelHandler = decoder
+            for handler in afterDecoder() {
+                try pipeline.addHandler(handler, position: .after(previous))
+                previous = handler
+            }
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {

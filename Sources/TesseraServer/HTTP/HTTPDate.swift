@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// The `Date` header value (RFC 9110 IMF-fixdate), formatted at most once a second. Hummingbird sets it on
-/// the responses its router makes; the image fast path answers outside the router and sets it with this.
+/// the responses its router makes; the image fast path answers below it and sets it with this.
 final class HTTPDate: Sendable {
     private let cached = Mutex<(second: Int, text: String)>((-1, ""))
 
