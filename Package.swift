@@ -233,7 +233,8 @@ let package = Package(
         .testTarget(
             name: "TesseraPostgresTests",
             dependencies: [
-                "TesseraPostgres", "TesseraStorage", "TesseraImageProxy", "TesseraCore", "TesseraTestSupport",
+                "TesseraPostgres", "TesseraStorage", "TesseraImageProxy", "TesseraGalleries", "TesseraCore",
+                "TesseraTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

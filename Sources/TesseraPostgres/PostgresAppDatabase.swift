@@ -27,8 +27,12 @@ public final class PostgresAppDatabase: Service, Sendable {
     public static func open(
         _ url: PostgresURL, poolSize: Int, queryTimeout: Duration = .seconds(10), logger: Logger
     ) async throws(SharedDatabaseError) -> PostgresAppDatabase {
-        _ = try await withSingleConnection(url, logger: logger) { connection in
-            try await PostgresMigrator.migrate(connection, url: url, logger: logger)
+        do {
+            _ = try await withSingleConnection(url, logger: logger) { connection in
+                try await PostgresMigrator.migrate(connection, url: url, logger: logger)
+            }
+        } catch {
+            throw SharedDatabaseError(error, server: url)
         }
         return try PostgresAppDatabase(url: url, poolSize: poolSize, queryTimeout: queryTimeout, logger: logger)
     }
@@ -52,11 +56,11 @@ public final class PostgresAppDatabase: Service, Sendable {
         poolState.store(2, ordering: .sequentiallyConsistent)
     }
 
-    /// Runs `body` on a pooled connection (one of its own when the pool does not run) within `queryTimeout`;
-    /// what fails becomes a `SharedDatabaseError`.
+    /// Runs `body` on a pooled connection (one of its own when the pool does not run) within `queryTimeout`.
+    /// What the database throws becomes a `SharedDatabaseError`; what `body` throws itself comes out as it is.
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(SharedDatabaseError) -> T {
+    ) async throws -> T {
         let (client, url, logger) = (client, url, logger)
         let pooled = poolState.load(ordering: .sequentiallyConsistent) == 1
         let seconds = Int(queryTimeout.components.seconds)
@@ -71,10 +75,10 @@ public final class PostgresAppDatabase: Service, Sendable {
     }
 
     /// Runs `body` on a connection of its own, outside the pool (which may not run yet), closed afterwards.
-    /// For start-up work: migrations, the shared secret, purging the cache.
+    /// For start-up work (migrations), and whatever runs while the pool does not.
     public static func withSingleConnection<T: Sendable>(
         _ url: PostgresURL, logger: Logger, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(SharedDatabaseError) -> T {
+    ) async throws -> T {
         var settings = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: try url.connectionTLS())
@@ -102,12 +106,13 @@ public final class PostgresAppDatabase: Service, Sendable {
         }
     }
 
-    /// Runs `body`, turning what it throws into a `SharedDatabaseError` that names the server without its password.
-    static func mapping<T>(_ url: PostgresURL, _ body: () async throws -> T) async throws(SharedDatabaseError) -> T {
+    /// Runs `body`, turning what postgres-nio throws into a `SharedDatabaseError` that names the server without
+    /// its password; other errors (a store's own, thrown in a transaction) come out as they are.
+    static func mapping<T>(_ url: PostgresURL, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
-            throw SharedDatabaseError(error, server: url)
+            throw SharedDatabaseError.mapped(error, server: url)
         }
     }
 }

@@ -35,7 +35,38 @@ enum PostgresMigrator {
                 "CREATE INDEX response_cache_expires_at ON response_cache (expires_at)",
                 // Values every server must agree on, such as the image-signing secret: written once, then read.
                 "CREATE TABLE setting (name text PRIMARY KEY, value bytea NOT NULL)",
-            ])
+            ]),
+        Migration(
+            version: 2, name: "galleries",
+            sql: [
+                """
+                CREATE TABLE gallery (
+                    id text PRIMARY KEY,
+                    name text NOT NULL,
+                    created_at double precision NOT NULL,
+                    updated_at double precision NOT NULL,
+                    deleted_at double precision,
+                    revision integer NOT NULL)
+                """,
+                // Deferrable (checked at the end of each statement, not row by row): renumbering a gallery is
+                // then one UPDATE that may pass through positions another row still holds.
+                """
+                CREATE TABLE gallery_item (
+                    id text PRIMARY KEY,
+                    gallery_id text NOT NULL REFERENCES gallery (id) ON DELETE CASCADE,
+                    position bigint NOT NULL,
+                    item text NOT NULL,
+                    source_url text,
+                    image_hash text NOT NULL,
+                    image_format text NOT NULL,
+                    image_size bigint NOT NULL,
+                    width integer NOT NULL,
+                    height integer NOT NULL,
+                    added_at double precision NOT NULL,
+                    UNIQUE (gallery_id, position) DEFERRABLE INITIALLY IMMEDIATE)
+                """,
+                "CREATE INDEX gallery_item_image_hash ON gallery_item (image_hash)",
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

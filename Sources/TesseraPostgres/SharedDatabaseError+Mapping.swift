@@ -21,6 +21,20 @@ extension SharedDatabaseError {
         }
     }
 
+    /// A database error as a `SharedDatabaseError`; any other error (what a transaction's body threw, unwrapped
+    /// from postgres-nio's `PostgresTransactionError`) unchanged.
+    static func mapped(_ error: any Error, server url: PostgresURL) -> any Error {
+        switch error {
+        case let error as PostgresTransactionError:
+            if let inner = error.closureError { return mapped(inner, server: url) }
+            return SharedDatabaseError(error, server: url)
+        case is SharedDatabaseError, is PSQLError, is NIOSSLError:
+            return SharedDatabaseError(error, server: url)
+        default:
+            return error
+        }
+    }
+
     private init(psql error: PSQLError, url: PostgresURL) {
         let server = url.redacted
         switch error.code {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import PostgresNIO
+import TesseraGalleries
 import TesseraPostgres
 import TesseraTestSupport
 import Testing
@@ -130,8 +131,8 @@ struct ServePostgresTests {
         }
     }
 
-    /// Two servers started together on one fresh database: both serve, the schema was migrated once, and they
-    /// share one signing key, so an image URL one hands out the other accepts.
+    /// Two servers started together on one fresh database: both serve, the schema was migrated once, they
+    /// share one signing key (so they sign the same photo's URLs alike), and their galleries are one.
     @Test func twoServersStartTogetherOnOneDatabase() async throws {
         let server = try Self.server()
         try await TestPostgres.withFreshDatabase(on: server) { url in
@@ -148,20 +149,32 @@ struct ServePostgresTests {
                         "TESSERA_SAMPLES": Self.samples.path,
                     ])
             }
-            async let first = start(folders[0])
-            async let second = start(folders[1])
-            let servers = try await [first, second]
+            async let starting = start(folders[0])
+            async let alsoStarting = start(folders[1])
+            let servers = try await [starting, alsoStarting]
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             var links: [Set<String>] = []
             for server in servers {
                 links.append(try await Self.imageLinks(TesseraAPI(client: client, port: server.port)))
             }
+            // A gallery made through one server is the other's too, revisions and all.
+            let (first, second) = (
+                TesseraAPI(client: client, port: servers[0].port), TesseraAPI(client: client, port: servers[1].port)
+            )
+            let made = try first.json(
+                Gallery.self, try await first.send("POST", "/api/galleries", json: #"{"name":"Shared"}"#), 201)
+            let renamed = try second.json(
+                Gallery.self,
+                try await second.send("PATCH", "/api/galleries/\(made.id)", json: #"{"name":"Shared too"}"#), 200)
+            #expect(renamed.revision == made.revision + 1)
+            let seen = try first.json(Gallery.self, try await first.send("GET", "/api/galleries/\(made.id)"), 200)
+            #expect(seen.name == "Shared too" && seen.revision == renamed.revision)
             try await client.shutdown()
             let logs = servers.map { $0.child.stderr + $0.child.stdout }
             for server in servers { #expect(await server.stop() == 0) }
             #expect(!links[0].isEmpty && links[0] == links[1], "both sign the same photo's URLs alike")
             for log in logs {
-                #expect(log.contains("PostgreSQL holds the response cache"), "\(log.suffix(2000))")
+                #expect(log.contains("PostgreSQL holds galleries"), "\(log.suffix(2000))")
                 #expect(!log.contains(url.password ?? "unset"), "the password is never logged")
             }
             let versions = try await PostgresAppDatabase.withSingleConnection(url, logger: .init(label: "test")) {

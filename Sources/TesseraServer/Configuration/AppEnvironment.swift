@@ -53,8 +53,8 @@ public struct AppEnvironment: Sendable {
         if let postgres {
             logger.notice(
                 """
-                PostgreSQL holds the response cache and the image-signing key; galleries, the library index and \
-                gallery images stay in this server's data folder (docs/deploy.md, "PostgreSQL")
+                PostgreSQL holds galleries, the response cache and the image-signing key; gallery image copies and \
+                the library index stay in this server's data folder (docs/deploy.md, "PostgreSQL")
                 """,
                 metadata: ["database": "\(postgres.url.redacted)"])
         }
@@ -91,9 +91,16 @@ public struct AppEnvironment: Sendable {
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger)
-        let galleries = GalleryService(
-            database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-            linker: signer, logger: logger)
+        let galleries =
+            if let postgres {
+                GalleryService(
+                    store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) }, files: galleryFiles,
+                    proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger)
+            } else {
+                GalleryService(
+                    database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
+                    linker: signer, logger: logger)
+            }
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database, postgres: postgres,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
