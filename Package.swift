@@ -245,6 +245,7 @@ let package = Package(
                 "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImageProxy",
                 "TesseraFetcher",
                 "TesseraStorage",
+                "TesseraPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

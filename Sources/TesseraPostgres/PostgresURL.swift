@@ -101,3 +101,20 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 }
+
+extension PostgresURL {
+    /// The URL as text again, password included (percent-encoded): for handing to another process, such as
+    /// a server a test starts. Never for a log or a message; those take `redacted`.
+    public var urlText: String {
+        func encoded(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+                ?? text
+        }
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let credentials = encoded(user) + (password.map { ":" + encoded($0) } ?? "")
+        var text = "postgres://\(credentials)@\(shownHost):\(port)/\(encoded(database))?sslmode=\(sslMode.rawValue)"
+        text += "&connect_timeout=\(connectTimeout.components.seconds)"
+        if let sslRootCertificate { text += "&sslrootcert=\(encoded(sslRootCertificate))" }
+        return text
+    }
+}

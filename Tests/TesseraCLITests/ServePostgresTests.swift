@@ -131,6 +131,26 @@ struct ServePostgresTests {
         }
     }
 
+    /// `tessera gallery` reads `TESSERA_DATABASE_URL` too: galleries made from one data folder are seen from
+    /// another (the pool does not run in a command; each query has a connection of its own).
+    @Test func galleryCommandsShareTheDatabase() async throws {
+        let server = try Self.server()
+        try await TestPostgres.withFreshDatabase(on: server) { url in
+            func run(_ arguments: [String]) async throws -> CLIProcess.Result {
+                let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "tessera-pg-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: data) }
+                return try await CLIProcess.run(
+                    arguments, environment: ["TESSERA_DATA": data.path, "TESSERA_DATABASE_URL": url.urlText])
+            }
+            let created = try await run(["gallery", "create", "From the CLI"])
+            #expect(created.status == 0, "\(created.stderr)")
+            let listed = try await run(["gallery", "list"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("From the CLI"), "\(listed.stdout)")
+        }
+    }
+
     /// Two servers started together on one fresh database: both serve, the schema was migrated once, they
     /// share one signing key (so they sign the same photo's URLs alike), and their galleries are one.
     @Test func twoServersStartTogetherOnOneDatabase() async throws {
