@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Tests only: reads docs/openapi.yaml with a real OpenAPI parser (no external loading, which builds slower).
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -114,6 +115,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // PostgreSQL through postgres-nio: the shared stores for several servers behind one database.
+        // Only the server links it; the lower modules keep their SQLite engine and know nothing of it.
+        .target(
+            name: "TesseraPostgres",
+            dependencies: [
+                "TesseraCore",
+                "TesseraImageProxy",
+                "TesseraGalleries",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The Hummingbird application: configuration, environment, routes.
         .target(
             name: "TesseraServer",
@@ -126,6 +140,7 @@ let package = Package(
                 "TesseraFetcher",
                 "TesseraLibrary",
                 "TesseraGalleries",
+                "TesseraPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -179,6 +194,8 @@ let package = Package(
             name: "TesseraTestSupport",
             dependencies: [
                 "TesseraCore",
+                "TesseraPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -241,12 +258,23 @@ let package = Package(
             name: "TesseraStorageTests",
             dependencies: ["TesseraStorage", "TesseraCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The stores' contracts on both engines (SQLite, PostgreSQL), migrations and the database URL.
+        .testTarget(
+            name: "TesseraPostgresTests",
+            dependencies: [
+                "TesseraPostgres", "TesseraStorage", "TesseraImageProxy", "TesseraGalleries", "TesseraCore",
+                "TesseraTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
                 "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImageProxy",
                 "TesseraFetcher",
                 "TesseraStorage",
+                "TesseraPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -259,8 +287,10 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "TesseraTestSupport", "TesseraCore", "TesseraGalleries",
+                "TesseraTestSupport", "TesseraCore", "TesseraGalleries", "TesseraPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // TesseraClient against the real app on loopback with stand-in providers.

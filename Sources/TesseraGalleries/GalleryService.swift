@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TesseraCore
 import TesseraFetcher
 import TesseraImageProcessing
@@ -10,7 +11,7 @@ import TesseraStorage
 /// images (see `+Adding`) and exporting them. The store, the image files and the event fan-out behind it
 /// are this module's own.
 public final class GalleryService: Sendable {
-    let store: GalleryStore
+    let store: any GalleryStoring
     let files: GalleryImageFiles
     let events: GalleryEvents
     let proxy: ImageProxy
@@ -19,18 +20,30 @@ public final class GalleryService: Sendable {
     let linker: any ImageLinking
     let logger: Logger
 
-    /// Galleries kept in `database`, their image copies in `files`; images of search results come through
-    /// `proxy`, URL imports through `fetcher`, and every image is checked by `processor`.
-    public init(
+    /// Galleries kept in SQLite in `database`, their image copies in `files`; images of search results come
+    /// through `proxy`, URL imports through `fetcher`, and every image is checked by `processor`.
+    public convenience init(
         database: AppDatabase, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
         processor: ImageProcessor, linker: any ImageLinking, logger: Logger
     ) {
-        let events = GalleryEvents(revisions: { ids in
-            (try? await GalleryStore.revisions(in: database, of: ids)) ?? [:]
-        })
+        self.init(
+            store: { linker, onChange in GalleryStore(database: database, linker: linker, onChange: onChange) },
+            files: files, proxy: proxy, fetcher: fetcher, processor: processor, linker: linker, logger: logger)
+    }
+
+    /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it.
+    public init(
+        store makeStore: GalleryStoreMaker, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
+        processor: ImageProcessor, linker: any ImageLinking, logger: Logger
+    ) {
+        // The store tells the events of each change, and the events' poller asks the store: one of the two is
+        // handed over once both exist.
+        let relay = ChangeRelay()
+        let store = makeStore(linker) { id, change in relay.send(id, change) }
+        let events = GalleryEvents(revisions: { ids in (try? await store.revisions(of: ids)) ?? [:] })
+        relay.connect(events)
         self.events = events
-        self.store = GalleryStore(
-            database: database, linker: linker, onChange: { id, change in events.publish(id, change) })
+        self.store = store
         self.files = files
         self.proxy = proxy
         self.fetcher = fetcher
@@ -155,5 +168,25 @@ public final class GalleryService: Sendable {
         } catch {
             logger.warning("gallery images: could not collect unreferenced files", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+/// Passes the store's changes on to the events, which are made after the store.
+private final class ChangeRelay: Sendable {
+    private let events = Mutex<GalleryEvents?>(nil)
+
+    func connect(_ events: GalleryEvents) {
+        self.events.withLock { $0 = events }
+    }
+
+    func send(_ id: GalleryID, _ change: GalleryChange) {
+        events.withLock { $0 }?.publish(id, change)
+    }
+}
+
+extension GalleryStoring {
+    /// One gallery with its items in order.
+    func gallery(_ id: GalleryID) async throws(GalleryError) -> Gallery {
+        try await gallery(id, items: true)
     }
 }

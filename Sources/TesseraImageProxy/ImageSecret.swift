@@ -3,22 +3,71 @@ import Foundation
 import TesseraCore
 
 /// The key that signs image URLs: `TESSERA_SECRET` when set, else a random key made on first start and kept
-/// in the data folder (readable by the owner only), so signed URLs stay valid across restarts.
+/// (`ImageSecretStore`) in the data folder or, for several servers, in their shared database, so signed URLs
+/// stay valid across restarts and every instance signs alike.
 public enum ImageSecret {
     public static let fileName = "image-secret"
 
+    /// `TESSERA_SECRET` (hashed to a key) when set, else the stored key.
+    public static func load(configured: String?, store: any ImageSecretStore) async throws -> Data {
+        if let configured, !configured.isEmpty { return fromConfigured(configured) }
+        return try await store.loadOrCreate()
+    }
+
+    /// `TESSERA_SECRET` when set, else the key in `dataDirectory`.
     public static func load(configured: String?, dataDirectory: URL) throws -> Data {
-        if let configured, !configured.isEmpty {
-            return Data(SHA256.hash(data: Data(configured.utf8)))
+        if let configured, !configured.isEmpty { return fromConfigured(configured) }
+        return try ImageSecretFile(directory: dataDirectory).loadOrCreateNow()
+    }
+
+    static func fromConfigured(_ configured: String) -> Data {
+        Data(SHA256.hash(data: Data(configured.utf8)))
+    }
+
+    /// 256 random bits.
+    public static func random() -> Data {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+    }
+}
+
+/// Where the signing key is kept when `TESSERA_SECRET` is not set. One test suite checks every engine.
+public protocol ImageSecretStore: Sendable {
+    /// The stored key, made and stored first when there is none: the same key for every caller, however many
+    /// processes race to make it.
+    func loadOrCreate() async throws -> Data
+}
+
+/// The key in a file of the data folder (readable by the owner only).
+public struct ImageSecretFile: ImageSecretStore {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public func loadOrCreate() async throws -> Data {
+        try loadOrCreateNow()
+    }
+
+    func loadOrCreateNow() throws -> Data {
+        let file = directory.appendingPathComponent(ImageSecret.fileName)
+        if let existing = try? Data(contentsOf: file) {
+            if existing.count >= 32 { return existing }
+            // A damaged key signs nothing safely: replace it (URLs it signed stop working either way).
+            let secret = ImageSecret.random()
+            try AtomicFile.write(secret, to: file, permissions: 0o600)
+            return secret
         }
-        let file = dataDirectory.appendingPathComponent(fileName)
-        if let existing = try? Data(contentsOf: file), existing.count >= 32 {
-            return existing
+        // Written whole under a name of its own, then linked to the real name, which fails when another process
+        // got there first: every racer then reads the one key that won, never a torn or a second one.
+        let candidate = directory.appendingPathComponent(".\(ImageSecret.fileName)-\(UUID().uuidString)")
+        try AtomicFile.write(ImageSecret.random(), to: candidate, permissions: 0o600)
+        defer { try? FileManager.default.removeItem(at: candidate) }
+        try? FileManager.default.linkItem(at: candidate, to: file)
+        let stored = try Data(contentsOf: file)
+        guard stored.count >= 32 else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: file.path])
         }
-        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        // Written whole under its name or not at all: a process starting at the same moment never reads a
-        // torn key.
-        try AtomicFile.write(secret, to: file, permissions: 0o600)
-        return (try? Data(contentsOf: file)) ?? secret
+        return stored
     }
 }

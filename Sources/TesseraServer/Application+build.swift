@@ -35,7 +35,9 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
             serverName: serverName),
-        services: [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
+        // In this order, stopped in reverse: the PostgreSQL pool last, after the environment's final writes.
+        services: (environment.postgres.map { [$0 as any Service] } ?? [])
+            + [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
         logger: environment.logger)
     // Gallery image files a crash left without their row: once per server start, before it takes requests,

@@ -14,7 +14,7 @@ import TesseraCore
 /// case for a new search, costs a dictionary lookup rather than a trip to SQLite. Answers another process
 /// writes to the same data folder meanwhile (a `tessera search` beside a running server) are seen after
 /// a restart; until then they are misses, which only costs a request to the service.
-public final class ResponseCacheStore: ResponseCaching {
+public final class ResponseCacheStore: ResponseCacheStoring {
     private enum Job: Sendable {
         case write(key: String, source: SourceID, body: Data, expiresAt: Date)
         case flush(CheckedContinuation<Void, Never>)

@@ -24,6 +24,13 @@ struct Serve: AsyncParsableCommand {
             "A folder of your own photos (repeatable); env TESSERA_LIBRARY (colon-separated).", valueName: "dir"))
     var libraries: [String] = []
 
+    @Option(
+        name: .customLong("database-url"),
+        help: ArgumentHelp(
+            "PostgreSQL shared by several servers, postgres://user:password@host:5432/db?sslmode=…;"
+                + " env TESSERA_DATABASE_URL. Default: SQLite in the data folder.", valueName: "url"))
+    var databaseURL: String?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -31,6 +38,7 @@ struct Serve: AsyncParsableCommand {
         if let host { configuration.host = host }
         do throws(ConfigurationError) {
             if let port { configuration.port = try AppConfiguration.parsePort(port) }
+            if let databaseURL { configuration.databaseURL = try AppConfiguration.parseDatabaseURL(databaseURL) }
             try configuration.validateForServing()
         } catch {
             throw Exit.badInput(error.description)

@@ -18,8 +18,14 @@ struct GalleryConcurrencyTests {
         var acknowledged = 0
     }
 
-    @Test(.timeLimit(.minutes(2))) func manyClientsLeaveOneConsistentOrder() async throws {
-        try await withTessera(StandInSet().list) { client, _ in
+    /// On both engines: with PostgreSQL, every change also takes the gallery's row lock.
+    @Test(.timeLimit(.minutes(2)), arguments: Engine.allCases)
+    func manyClientsLeaveOneConsistentOrder(engine: Engine) async throws {
+        try await engine.withEnvironment { try await manyClientsLeaveOneConsistentOrder(on: $0) }
+    }
+
+    private func manyClientsLeaveOneConsistentOrder(on engineEnvironment: [String: String]) async throws {
+        try await withTessera(StandInSet().list, extraEnvironment: engineEnvironment) { client, _ in
             let gallery = try await GalleriesAPITests.create(client)
             let search = try await client.execute(uri: "/api/search?q=fox&scope=pixabay", method: .get)
                 .json(SearchResponse.self)

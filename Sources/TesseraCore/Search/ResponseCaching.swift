@@ -9,3 +9,14 @@ public protocol ResponseCaching: Sendable {
     /// Stores `body` until `expiresAt`. Failures are logged and ignored: a cache miss is never an error.
     func store(_ body: Data, for key: String, source: SourceID, expiresAt: Date) async
 }
+
+/// A response cache kept in a database (SQLite in the data folder, or PostgreSQL shared by several servers):
+/// what start-up, shutdown and the tests need besides reading and writing. One test suite checks every engine.
+public protocol ResponseCacheStoring: ResponseCaching {
+    /// Returns once every answer stored so far is written.
+    func flush() async
+    /// Deletes answers whose time is up at `now`; returns how many.
+    @discardableResult func purgeExpired(now: Date) async throws -> Int
+    /// How many answers are stored.
+    func count() async throws -> Int
+}

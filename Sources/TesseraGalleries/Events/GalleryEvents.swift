@@ -30,7 +30,7 @@ final class GalleryEvents: Sendable {
     private let interval: Duration
     private let heartbeatEvery: Int
 
-    /// - Parameter revisions: reads the current revisions of galleries (`GalleryStore.revisions(in:of:)`).
+    /// - Parameter revisions: reads the current revisions of galleries (`GalleryStoring.revisions(of:)`).
     init(
         interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30,
         revisions: @escaping @Sendable ([GalleryID]) async -> [GalleryID: Int]

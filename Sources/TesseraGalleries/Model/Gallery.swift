@@ -97,7 +97,7 @@ public struct StoredImageRefs: Sendable, Hashable, Codable {
 
     /// The stored copy `hash` (`width`×`height`) through the image proxy: `stored:<hash>` references,
     /// signed like every image URL, each variant with the size it comes out at.
-    init(hash: String, width: Int, height: Int, linker: any ImageLinking) {
+    public init(hash: String, width: Int, height: Int, linker: any ImageLinking) {
         let reference = ImageReference.stored(hash: hash).string
         func ref(_ variant: ImageVariant) -> ImageRef {
             let size =
@@ -132,8 +132,8 @@ public enum GalleryChange: Sendable, Hashable {
 }
 
 /// Times as the API writes them: ISO 8601 in UTC, to the second.
-enum Timestamp {
-    static func text(_ seconds: Double) -> String {
+public enum Timestamp {
+    public static func text(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds).formatted(.iso8601)
     }
 }

@@ -10,10 +10,10 @@ public struct GalleryID: RandomID {
     }
 
     /// A new random id.
-    static func random() -> GalleryID { GalleryID(unchecked: prefix + RandomIDText.random()) }
+    public static func random() -> GalleryID { GalleryID(unchecked: prefix + RandomIDText.random()) }
 
-    /// An id read back from the database, where only valid ids were ever written.
-    init(unchecked rawValue: String) { self.rawValue = rawValue }
+    /// An id read back from the database (either engine), where only valid ids were ever written.
+    public init(unchecked rawValue: String) { self.rawValue = rawValue }
 }
 
 /// A gallery item's id: `gi_` and 20 characters of lowercase base32, like `GalleryID`.
@@ -27,10 +27,10 @@ public struct GalleryItemID: RandomID {
     }
 
     /// A new random id.
-    static func random() -> GalleryItemID { GalleryItemID(unchecked: prefix + RandomIDText.random()) }
+    public static func random() -> GalleryItemID { GalleryItemID(unchecked: prefix + RandomIDText.random()) }
 
-    /// An id read back from the database, where only valid ids were ever written.
-    init(unchecked rawValue: String) { self.rawValue = rawValue }
+    /// An id read back from the database (either engine), where only valid ids were ever written.
+    public init(unchecked rawValue: String) { self.rawValue = rawValue }
 }
 
 /// What the two id types share: parsed once where they come in (a URL, an argument), then trusted.

@@ -41,15 +41,16 @@ extension GalleryStore {
     }
 
     /// Revisions of these galleries now (missing ones left out), for streams watching for outside changes.
-    /// Given only the database: the event poller is made before the store.
-    static func revisions(in database: AppDatabase, of ids: [GalleryID]) async throws -> [GalleryID: Int] {
+    func revisions(of ids: [GalleryID]) async throws(GalleryError) -> [GalleryID: Int] {
         guard !ids.isEmpty else { return [:] }
-        return try await database.writer.read { db in
-            var revisions: [GalleryID: Int] = [:]
-            for record in try GalleryRecord.filter(keys: ids.map(\.rawValue)).fetchAll(db) {
-                revisions[GalleryID(unchecked: record.id)] = record.revision
+        return try await run {
+            try await self.writer.read { db in
+                var revisions: [GalleryID: Int] = [:]
+                for record in try GalleryRecord.filter(keys: ids.map(\.rawValue)).fetchAll(db) {
+                    revisions[GalleryID(unchecked: record.id)] = record.revision
+                }
+                return revisions
             }
-            return revisions
         }
     }
 

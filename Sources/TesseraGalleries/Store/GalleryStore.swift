@@ -3,30 +3,13 @@ import GRDB
 import TesseraCore
 import TesseraStorage
 
-/// An image ready to become a gallery item: the item it comes from and its stored copy.
-struct NewGalleryImage: Sendable {
-    var item: Item
-    var sourceURL: String?
-    var hash: String
-    var format: String
-    var size: Int
-    var width: Int
-    var height: Int
-}
-
-/// A gallery item's stored copy: the hash naming its file and its MIME type.
-struct StoredImage: Sendable, Hashable {
-    var hash: String
-    var format: String
-}
-
-/// Galleries and their items in SQLite, behind `GalleryService`. Every change is one write transaction
-/// that checks `If-Match`, bumps the gallery's revision and, once committed, tells `onChange` (on the
-/// writer's queue, so changes are told in commit order).
+/// Galleries and their items in SQLite, behind `GalleryService`: the embedded engine of `GalleryStoring`.
+/// Every change is one write transaction that checks `If-Match`, bumps the gallery's revision and, once
+/// committed, tells `onChange` (on the writer's queue, so changes are told in commit order).
 ///
 /// Split by concern: reads (`+Reading`), changes (`+Writing`), item order (`+Ordering`), rows to API
 /// values (`+Mapping`).
-final class GalleryStore: Sendable {
+final class GalleryStore: GalleryStoring {
     let writer: any DatabaseWriter
     let linker: any ImageLinking
     let onChange: @Sendable (GalleryID, GalleryChange) -> Void

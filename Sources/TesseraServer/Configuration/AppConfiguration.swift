@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TesseraCore
+import TesseraPostgres
 import TesseraSources
 
 /// Every setting in one place, layered: defaults, then the environment, then command-line flags
@@ -31,6 +32,10 @@ public struct AppConfiguration: Sendable {
     public var images = ImageSettings()
     public var connections = ConnectionSettings()
     public var fairUse = FairUseSettings()
+    /// `TESSERA_DATABASE_URL`: the PostgreSQL database several servers share; `nil`: SQLite in the data folder.
+    public var databaseURL: PostgresURL?
+    /// `TESSERA_DATABASE_POOL`: connections this server opens to PostgreSQL at most (docs/deploy.md: why 10).
+    public var databasePool = 10
 
     /// Defaults overridden by `environment` (`TESSERA_*`, `PIXABAY_API_KEY`, `FLICKR_API_KEY`).
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -58,6 +63,15 @@ public struct AppConfiguration: Sendable {
         images = try ImageSettings(environment: environment)
         connections = try ConnectionSettings(environment: environment)
         fairUse = try FairUseSettings(environment: environment)
+        if let url = environment["TESSERA_DATABASE_URL"], !url.trimmingCharacters(in: .whitespaces).isEmpty {
+            databaseURL = try Self.parseDatabaseURL(url)
+        }
+        if let text = environment["TESSERA_DATABASE_POOL"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let value = Int(text), (1...1_000).contains(value) else {
+                throw .invalid("TESSERA_DATABASE_POOL must be a whole number from 1 to 1000 (got \"\(text)\").")
+            }
+            databasePool = value
+        }
         if let level = environment["TESSERA_LOG_LEVEL"], !level.isEmpty {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid("TESSERA_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
@@ -113,6 +127,15 @@ public struct AppConfiguration: Sendable {
             throw .invalid("The port must be a number from 0 to 65535 (got \"\(text)\").")
         }
         return port
+    }
+
+    /// The message names what is wrong, never the URL itself: it may hold a password.
+    public static func parseDatabaseURL(_ text: String) throws(ConfigurationError) -> PostgresURL {
+        do {
+            return try PostgresURL(parsing: text)
+        } catch {
+            throw .invalid(error.description)
+        }
     }
 
     public static func parseTimeout(_ text: String) throws(ConfigurationError) -> Duration {

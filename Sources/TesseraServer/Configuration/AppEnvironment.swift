@@ -7,6 +7,7 @@ import TesseraGalleries
 import TesseraImageProcessing
 import TesseraImageProxy
 import TesseraLibrary
+import TesseraPostgres
 import TesseraSources
 import TesseraStorage
 
@@ -16,6 +17,9 @@ public struct AppEnvironment: Sendable {
     /// The one outbound HTTP client, with its connection pool, shared by every source.
     public let httpClient: HTTPClient
     public let database: AppDatabase
+    /// The PostgreSQL database shared with other servers (`TESSERA_DATABASE_URL`), run as a service beside the
+    /// server; `nil` with SQLite alone. What it holds so far: docs/deploy.md, "PostgreSQL".
+    public let postgres: PostgresAppDatabase?
     public let search: SearchService
     public let imageLinker: any ImageLinking
     /// `/img/...`: the guarded fetcher, libvips and the image caches behind signed URLs.
@@ -24,7 +28,7 @@ public struct AppEnvironment: Sendable {
     public let imageMemoryCache: MemoryImageCache
     /// The indexer `tessera serve` runs over the library folders (the index behind the `local` source).
     public let libraryIndexer: LibraryIndexer
-    public let responseCache: ResponseCacheStore
+    public let responseCache: any ResponseCacheStoring
     public let webAssets: WebAssets
     /// Galleries, their image copies and live events: the one door to everything about galleries.
     public let galleries: GalleryService
@@ -32,10 +36,28 @@ public struct AppEnvironment: Sendable {
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
     public static func live(_ configuration: AppConfiguration, logger: Logger) async throws -> AppEnvironment {
+        // PostgreSQL first: a wrong URL or a database out of reach ends start-up before anything else is done.
+        var postgres: PostgresAppDatabase?
+        if let url = configuration.databaseURL {
+            postgres = try await PostgresAppDatabase.open(url, poolSize: configuration.databasePool, logger: logger)
+        }
         let database = try AppDatabase.open(inDirectory: configuration.dataDirectory)
-        let cache = ResponseCacheStore(database: database, logger: logger)
-        try await cache.purgeExpired()
-        let secret = try ImageSecret.load(configured: configuration.secret, dataDirectory: configuration.dataDirectory)
+        let cache: any ResponseCacheStoring =
+            postgres.map { PostgresResponseCache(database: $0, logger: logger) }
+            ?? ResponseCacheStore(database: database, logger: logger)
+        try await cache.purgeExpired(now: Date())
+        let secretStore: any ImageSecretStore =
+            postgres.map { PostgresImageSecret(database: $0) }
+            ?? ImageSecretFile(directory: configuration.dataDirectory)
+        let secret = try await ImageSecret.load(configured: configuration.secret, store: secretStore)
+        if let postgres {
+            logger.notice(
+                """
+                PostgreSQL holds galleries, the response cache and the image-signing key; gallery image copies and \
+                the library index stay in this server's data folder (docs/deploy.md, "PostgreSQL")
+                """,
+                metadata: ["database": "\(postgres.url.redacted)"])
+        }
         let httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(
@@ -69,11 +91,18 @@ public struct AppEnvironment: Sendable {
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger)
-        let galleries = GalleryService(
-            database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-            linker: signer, logger: logger)
+        let galleries =
+            if let postgres {
+                GalleryService(
+                    store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) }, files: galleryFiles,
+                    proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger)
+            } else {
+                GalleryService(
+                    database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
+                    linker: signer, logger: logger)
+            }
         return AppEnvironment(
-            configuration: configuration, httpClient: httpClient, database: database,
+            configuration: configuration, httpClient: httpClient, database: database, postgres: postgres,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),

@@ -1,0 +1,85 @@
+import Foundation
+import TesseraCore
+
+/// Galleries and their items in a database, behind `GalleryService`: the contract every engine keeps (SQLite
+/// here, `GalleryStore`; PostgreSQL for several servers next, in TesseraPostgres).
+///
+/// Every change is one transaction that checks `ifRevision` (If-Match: `revisionMismatch` when it differs),
+/// refuses galleries in Recently deleted (`galleryDeleted`, but for `restore` and `deletePermanently`),
+/// bumps the gallery's revision, and once committed tells the `onChange` it was made with, in commit order.
+/// Items keep their order by position; `index` is 0-based in the order after the change, past the end meaning
+/// last. Errors are `GalleryError`s: `storage` for what the database itself throws.
+public protocol GalleryStoring: Sendable {
+    // MARK: Reading
+
+    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first.
+    func list(deleted: Bool) async throws(GalleryError) -> [Gallery]
+    /// One gallery (deleted or not), with its items in order when `items` is true.
+    func gallery(_ id: GalleryID, items: Bool) async throws(GalleryError) -> Gallery
+    /// Revisions of these galleries now (missing ones left out), for event streams watching for outside changes.
+    func revisions(of ids: [GalleryID]) async throws(GalleryError) -> [GalleryID: Int]
+    /// Each item's stored image.
+    func storedImages(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: StoredImage]
+    /// Item `itemID` as it was added: what adding it again elsewhere needs.
+    func image(of itemID: GalleryItemID, in id: GalleryID) async throws(GalleryError) -> NewGalleryImage
+    /// Every stored image some item names.
+    func referencedHashes() async throws(GalleryError) -> Set<String>
+
+    // MARK: Changing galleries
+
+    func create(name: String) async throws(GalleryError) -> Gallery
+    func rename(_ id: GalleryID, to name: String, ifRevision: Int?) async throws(GalleryError) -> Gallery
+    /// To Recently deleted.
+    func delete(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Gallery
+    func restore(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Gallery
+    /// Removes the gallery and its items; returns the image hashes no other item uses any more.
+    func deletePermanently(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Set<String>
+
+    // MARK: Changing items
+
+    func add(_ image: NewGalleryImage, to id: GalleryID, at index: Int?, ifRevision: Int?)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    /// Removes an item; returns the new revision. (Its image file is left for `GalleryService` to decide.)
+    func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Int
+    func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int?)
+        async throws(GalleryError) -> (revision: Int, index: Int)
+}
+
+/// Makes the store `GalleryService` uses, given how to link stored images and whom to tell of each change.
+public typealias GalleryStoreMaker =
+    @Sendable (_ linker: any ImageLinking, _ onChange: @escaping @Sendable (GalleryID, GalleryChange) -> Void)
+    -> any GalleryStoring
+
+/// An image ready to become a gallery item: the item it comes from and its stored copy.
+public struct NewGalleryImage: Sendable, Hashable {
+    public var item: Item
+    public var sourceURL: String?
+    public var hash: String
+    public var format: String
+    public var size: Int
+    public var width: Int
+    public var height: Int
+
+    public init(
+        item: Item, sourceURL: String?, hash: String, format: String, size: Int, width: Int, height: Int
+    ) {
+        self.item = item
+        self.sourceURL = sourceURL
+        self.hash = hash
+        self.format = format
+        self.size = size
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A gallery item's stored copy: the hash naming its file and its MIME type.
+public struct StoredImage: Sendable, Hashable {
+    public var hash: String
+    public var format: String
+
+    public init(hash: String, format: String) {
+        self.hash = hash
+        self.format = format
+    }
+}

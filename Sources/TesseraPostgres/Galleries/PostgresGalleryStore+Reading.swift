@@ -1,0 +1,142 @@
+import Foundation
+import PostgresNIO
+import TesseraCore
+import TesseraGalleries
+
+extension PostgresGalleryStore {
+    public func list(deleted: Bool) async throws(GalleryError) -> [Gallery] {
+        let linker = linker
+        return try await read { connection in
+            let rows = try await GalleryRow.all(
+                deleted
+                    ? connection.query(
+                        "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC",
+                        logger: .quiet)
+                    : connection.query(
+                        "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NULL ORDER BY updated_at DESC, created_at DESC",
+                        logger: .quiet))
+            var galleries: [Gallery] = []
+            for row in rows { galleries.append(try await Self.summary(row, connection, linker: linker)) }
+            return galleries
+        }
+    }
+
+    public func gallery(_ id: GalleryID, items: Bool) async throws(GalleryError) -> Gallery {
+        let linker = linker
+        return try await read { connection in
+            let row = try await Self.galleryRow(id, connection, lock: false)
+            var gallery = try await Self.summary(row, connection, linker: linker)
+            if items {
+                gallery.items = try await GalleryItemRow.all(
+                    connection.query(
+                        "SELECT \(unescaped: GalleryItemRow.columns) FROM gallery_item WHERE gallery_id = \(id.rawValue) ORDER BY position",
+                        logger: .quiet)
+                ).map { try Self.item($0, linker: linker) }
+            }
+            return gallery
+        }
+    }
+
+    public func revisions(of ids: [GalleryID]) async throws(GalleryError) -> [GalleryID: Int] {
+        guard !ids.isEmpty else { return [:] }
+        let keys = ids.map(\.rawValue)
+        return try await read { connection in
+            var revisions: [GalleryID: Int] = [:]
+            for try await (id, revision) in try await connection.query(
+                "SELECT id, revision FROM gallery WHERE id = ANY(\(keys))", logger: .quiet
+            ).decode((String, Int).self) {
+                revisions[GalleryID(unchecked: id)] = revision
+            }
+            return revisions
+        }
+    }
+
+    public func storedImages(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: StoredImage] {
+        try await read { connection in
+            var images: [GalleryItemID: StoredImage] = [:]
+            for try await (item, hash, format) in try await connection.query(
+                "SELECT id, image_hash, image_format FROM gallery_item WHERE gallery_id = \(id.rawValue)",
+                logger: .quiet
+            ).decode((String, String, String).self) {
+                images[GalleryItemID(unchecked: item)] = StoredImage(hash: hash, format: format)
+            }
+            return images
+        }
+    }
+
+    public func image(of itemID: GalleryItemID, in id: GalleryID) async throws(GalleryError) -> NewGalleryImage {
+        try await read { connection in
+            let row = try await Self.itemRow(itemID, of: id, connection)
+            return NewGalleryImage(
+                item: try JSONDecoder().decode(Item.self, from: Data(row.item.utf8)), sourceURL: row.sourceURL,
+                hash: row.imageHash, format: row.imageFormat, size: row.imageSize, width: row.width,
+                height: row.height)
+        }
+    }
+
+    public func referencedHashes() async throws(GalleryError) -> Set<String> {
+        try await read { connection in
+            var hashes: Set<String> = []
+            for try await hash in try await connection.query(
+                "SELECT DISTINCT image_hash FROM gallery_item", logger: .quiet
+            ).decode(String.self) {
+                hashes.insert(hash)
+            }
+            return hashes
+        }
+    }
+
+    // MARK: - Rows to API values
+
+    static func galleryRow(_ id: GalleryID, _ connection: PostgresConnection, lock: Bool) async throws -> GalleryRow {
+        let rows = try await GalleryRow.all(
+            connection.query(
+                "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE id = \(id.rawValue)\(unescaped: lock ? " FOR UPDATE" : "")",
+                logger: .quiet))
+        guard let row = rows.first else { throw GalleryError.galleryNotFound(id.rawValue) }
+        return row
+    }
+
+    static func itemRow(_ itemID: GalleryItemID, of id: GalleryID, _ connection: PostgresConnection) async throws
+        -> GalleryItemRow
+    {
+        let rows = try await GalleryItemRow.all(
+            connection.query(
+                "SELECT \(unescaped: GalleryItemRow.columns) FROM gallery_item WHERE gallery_id = \(id.rawValue) AND id = \(itemID.rawValue)",
+                logger: .quiet))
+        guard let row = rows.first else { throw GalleryError.itemNotFound(itemID.rawValue) }
+        return row
+    }
+
+    static func summary(_ row: GalleryRow, _ connection: PostgresConnection, linker: any ImageLinking) async throws
+        -> Gallery
+    {
+        var count = 0
+        for try await value in try await connection.query(
+            "SELECT count(*) FROM gallery_item WHERE gallery_id = \(row.id)", logger: .quiet
+        ).decode(Int.self) {
+            count = value
+        }
+        let first = try await GalleryItemRow.all(
+            connection.query(
+                "SELECT \(unescaped: GalleryItemRow.columns) FROM gallery_item WHERE gallery_id = \(row.id) ORDER BY position LIMIT 1",
+                logger: .quiet)
+        ).first
+        return Gallery(
+            id: GalleryID(unchecked: row.id), name: row.name, itemCount: count,
+            cover: first.map { refs($0, linker: linker).thumbnail },
+            createdAt: Timestamp.text(row.createdAt), updatedAt: Timestamp.text(row.updatedAt),
+            deletedAt: row.deletedAt.map(Timestamp.text), revision: row.revision)
+    }
+
+    static func item(_ row: GalleryItemRow, linker: any ImageLinking) throws -> GalleryItem {
+        let item = try JSONDecoder().decode(Item.self, from: Data(row.item.utf8))
+        return GalleryItem(
+            id: GalleryItemID(unchecked: row.id), item: item, sourceURL: row.sourceURL, size: row.imageSize,
+            image: refs(row, linker: linker), addedAt: Timestamp.text(row.addedAt))
+    }
+
+    static func refs(_ row: GalleryItemRow, linker: any ImageLinking) -> StoredImageRefs {
+        StoredImageRefs(hash: row.imageHash, width: row.width, height: row.height, linker: linker)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import PostgresNIO
+import TesseraCore
+import TesseraGalleries
+
+extension PostgresGalleryStore {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    // MARK: - Galleries
+
+    public func create(name rawName: String) async throws(GalleryError) -> Gallery {
+        let name = try GalleryName.validated(rawName)
+        let time = now()
+        let id = GalleryID.random()
+        let linker = linker
+        return try await write { connection in
+            try await connection.query(
+                """
+                INSERT INTO gallery (id, name, created_at, updated_at, deleted_at, revision)
+                VALUES (\(id.rawValue), \(name), \(time), \(time), NULL, 1)
+                """, logger: .quiet)
+            var gallery = try await Self.summary(
+                GalleryRow(id: id.rawValue, name: name, createdAt: time, updatedAt: time, deletedAt: nil, revision: 1),
+                connection, linker: linker)
+            gallery.items = []
+            return (gallery, nil)
+        }
+    }
+
+    public func rename(_ id: GalleryID, to rawName: String, ifRevision: Int?) async throws(GalleryError) -> Gallery {
+        let name = try GalleryName.validated(rawName)
+        return try await changeGallery(id, ifRevision: ifRevision) { row, _ in
+            row.name = name
+            return .renamed(revision: row.revision, name: name)
+        }
+    }
+
+    public func delete(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Gallery {
+        try await changeGallery(id, ifRevision: ifRevision) { row, time in
+            row.deletedAt = time
+            return .deleted(revision: row.revision, deletedAt: Timestamp.text(time))
+        }
+    }
+
+    public func restore(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Gallery {
+        try await changeGallery(id, ifRevision: ifRevision, allowDeleted: true) { row, _ in
+            row.deletedAt = nil
+            return .restored(revision: row.revision)
+        }
+    }
+
+    public func deletePermanently(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Set<String> {
+        try await write { connection in
+            _ = try await Self.checkedRow(id, connection, ifRevision: ifRevision, allowDeleted: true)
+            var unused: Set<String> = []
+            for try await hash in try await connection.query(
+                """
+                SELECT DISTINCT image_hash FROM gallery_item own WHERE gallery_id = \(id.rawValue)
+                AND NOT EXISTS (
+                    SELECT 1 FROM gallery_item other
+                    WHERE other.image_hash = own.image_hash AND other.gallery_id <> \(id.rawValue))
+                """, logger: .quiet
+            ).decode(String.self) {
+                unused.insert(hash)
+            }
+            try await connection.query("DELETE FROM gallery WHERE id = \(id.rawValue)", logger: .quiet)
+            return (unused, (id, .gone))
+        }
+    }
+
+    // MARK: - Items
+
+    public func add(_ image: NewGalleryImage, to id: GalleryID, at index: Int?, ifRevision: Int?)
+        async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
+    {
+        if let index, index < 0 { throw .invalidIndex(index) }
+        let itemJSON: String
+        do {
+            itemJSON = String(decoding: try Self.encoder.encode(image.item), as: UTF8.self)
+        } catch {
+            throw .invalidItem("The item could not be stored: \(error)")
+        }
+        let time = now()
+        let itemID = GalleryItemID.random()
+        let linker = linker
+        let added: AddedItem = try await write { connection in
+            var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
+            let (position, placed) = try await Self.position(in: id.rawValue, at: index, moving: nil, connection)
+            let row = GalleryItemRow(
+                id: itemID.rawValue, galleryID: id.rawValue, position: position, item: itemJSON,
+                sourceURL: image.sourceURL, imageHash: image.hash, imageFormat: image.format, imageSize: image.size,
+                width: image.width, height: image.height, addedAt: time)
+            try await connection.query(
+                """
+                INSERT INTO gallery_item (\(unescaped: GalleryItemRow.columns)) VALUES (
+                    \(row.id), \(row.galleryID), \(row.position), \(row.item), \(row.sourceURL), \(row.imageHash),
+                    \(row.imageFormat), \(row.imageSize), \(row.width), \(row.height), \(row.addedAt))
+                """, logger: .quiet)
+            try await Self.bump(&gallery, at: time, connection)
+            let item = try Self.item(row, linker: linker)
+            let change = GalleryChange.added(revision: gallery.revision, index: placed, item: item)
+            return (AddedItem(item: item, index: placed, revision: gallery.revision), (id, change))
+        }
+        return (added.item, added.index, added.revision)
+    }
+
+    public func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int?) async throws(GalleryError)
+        -> Int
+    {
+        let time = now()
+        return try await write { connection in
+            var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
+            _ = try await Self.itemRow(itemID, of: id, connection)
+            try await connection.query("DELETE FROM gallery_item WHERE id = \(itemID.rawValue)", logger: .quiet)
+            try await Self.bump(&gallery, at: time, connection)
+            return (gallery.revision, (id, .removed(revision: gallery.revision, itemID: itemID)))
+        }
+    }
+
+    public func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int?)
+        async throws(GalleryError) -> (revision: Int, index: Int)
+    {
+        guard index >= 0 else { throw .invalidIndex(index) }
+        let time = now()
+        let moved: [Int] = try await write { connection in
+            var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
+            let row = try await Self.itemRow(itemID, of: id, connection)
+            let (position, placed) = try await Self.position(in: id.rawValue, at: index, moving: row, connection)
+            if position != row.position {
+                try await connection.query(
+                    "UPDATE gallery_item SET position = \(position) WHERE id = \(itemID.rawValue)", logger: .quiet)
+            }
+            try await Self.bump(&gallery, at: time, connection)
+            let change = GalleryChange.moved(revision: gallery.revision, itemID: itemID, index: placed)
+            return ([gallery.revision, placed], (id, change))
+        }
+        return (moved[0], moved[1])
+    }
+
+    // MARK: - Inside transactions
+
+    /// The gallery's row, locked until the transaction ends, after the checks every change makes: it exists,
+    /// is not deleted, and `If-Match` holds.
+    static func checkedRow(
+        _ id: GalleryID, _ connection: PostgresConnection, ifRevision: Int?, allowDeleted: Bool = false
+    ) async throws -> GalleryRow {
+        let row = try await galleryRow(id, connection, lock: true)
+        if let ifRevision, ifRevision != row.revision {
+            throw GalleryError.revisionMismatch(expected: ifRevision, current: row.revision)
+        }
+        if row.deletedAt != nil && !allowDeleted { throw GalleryError.galleryDeleted }
+        return row
+    }
+
+    /// One more revision, now.
+    static func bump(_ gallery: inout GalleryRow, at time: Double, _ connection: PostgresConnection) async throws {
+        gallery.revision += 1
+        gallery.updatedAt = time
+        try await connection.query(
+            "UPDATE gallery SET revision = \(gallery.revision), updated_at = \(time) WHERE id = \(gallery.id)",
+            logger: .quiet)
+    }
+
+    private func changeGallery(
+        _ id: GalleryID, ifRevision: Int?, allowDeleted: Bool = false,
+        _ change: @escaping @Sendable (inout GalleryRow, Double) -> GalleryChange
+    ) async throws(GalleryError) -> Gallery {
+        let time = now()
+        let linker = linker
+        return try await write { connection in
+            var row = try await Self.checkedRow(id, connection, ifRevision: ifRevision, allowDeleted: allowDeleted)
+            row.revision += 1
+            row.updatedAt = time
+            let event = change(&row, time)
+            try await connection.query(
+                """
+                UPDATE gallery SET name = \(row.name), updated_at = \(row.updatedAt), deleted_at = \(row.deletedAt),
+                    revision = \(row.revision)
+                WHERE id = \(row.id)
+                """, logger: .quiet)
+            return (try await Self.summary(row, connection, linker: linker), (id, event))
+        }
+    }
+}
+
+/// What `add` hands out of its transaction.
+struct AddedItem: Sendable {
+    var item: GalleryItem
+    var index: Int
+    var revision: Int
+}

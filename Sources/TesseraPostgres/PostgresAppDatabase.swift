@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+import TesseraCore
+
+/// The PostgreSQL database several Tessera servers share: a pool of connections (`PostgresClient`) and the
+/// schema's migrations, run once at start under an advisory lock.
+///
+/// `open` connects once on its own (bounded by the URL's `connect_timeout`), so a wrong URL, an unreachable
+/// server, refused credentials or a schema newer than this binary end start-up with one `SharedDatabaseError`
+/// instead of a pool that retries forever. The pool (`PostgresClient`) runs while this database runs as a
+/// service of the application's `ServiceGroup`; before and after that (start-up work, the last writes at
+/// shutdown, a CLI command) each query gets a connection of its own.
+public final class PostgresAppDatabase: Service, Sendable {
+    public let url: PostgresURL
+    let client: PostgresClient
+    /// 0 before `run`, 1 while the pool runs, 2 after.
+    private let poolState = Atomic<Int>(0)
+    /// How long a query may wait for a connection and its answer before it fails: the pool keeps trying to
+    /// reconnect to a database that went away, and a request must not wait for that forever.
+    public let queryTimeout: Duration
+    let logger: Logger
+
+    /// Connects, migrates, and returns with the pool not yet running.
+    public static func open(
+        _ url: PostgresURL, poolSize: Int, queryTimeout: Duration = .seconds(10), logger: Logger
+    ) async throws(SharedDatabaseError) -> PostgresAppDatabase {
+        do {
+            _ = try await withSingleConnection(url, logger: logger) { connection in
+                try await PostgresMigrator.migrate(connection, url: url, logger: logger)
+            }
+        } catch {
+            throw SharedDatabaseError(error, server: url)
+        }
+        return try PostgresAppDatabase(url: url, poolSize: poolSize, queryTimeout: queryTimeout, logger: logger)
+    }
+
+    private init(url: PostgresURL, poolSize: Int, queryTimeout: Duration, logger: Logger) throws(SharedDatabaseError) {
+        self.url = url
+        self.queryTimeout = queryTimeout
+        self.logger = logger
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: try url.clientTLS())
+        configuration.options.maximumConnections = poolSize
+        configuration.options.connectTimeout = url.connectTimeout
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the pool until graceful shutdown (or cancellation).
+    public func run() async throws {
+        poolState.store(1, ordering: .sequentiallyConsistent)
+        await client.run()
+        poolState.store(2, ordering: .sequentiallyConsistent)
+    }
+
+    /// Runs `body` on a pooled connection (one of its own when the pool does not run) within `queryTimeout`.
+    /// What the database throws becomes a `SharedDatabaseError`; what `body` throws itself comes out as it is.
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let (client, url, logger) = (client, url, logger)
+        let pooled = poolState.load(ordering: .sequentiallyConsistent) == 1
+        let seconds = Int(queryTimeout.components.seconds)
+        return try await Self.mapping(url) {
+            try await withDeadline(
+                .now + queryTimeout, timedOut: { SharedDatabaseError.query("no answer within \(seconds) seconds") }
+            ) {
+                if pooled { return try await client.withConnection { try await body($0) } }
+                return try await Self.withSingleConnection(url, logger: logger, body)
+            }
+        }
+    }
+
+    /// Runs `body` on a connection of its own, outside the pool (which may not run yet), closed afterwards.
+    /// For start-up work (migrations), and whatever runs while the pool does not.
+    public static func withSingleConnection<T: Sendable>(
+        _ url: PostgresURL, logger: Logger, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        var settings = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: try url.connectionTLS())
+        settings.options.connectTimeout = .seconds(url.connectTimeout.components.seconds)
+        let configuration = settings
+        // The TCP connect has its own timeout; this one also covers a server that accepts and then says nothing.
+        let seconds = Int(url.connectTimeout.components.seconds) * 2
+        let connection = try await mapping(url) {
+            try await withDeadline(
+                .now + .seconds(seconds),
+                timedOut: {
+                    SharedDatabaseError.unreachable(server: url.redacted, reason: "no answer within \(seconds) seconds")
+                }
+            ) {
+                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            }
+        }
+        do {
+            let result = try await mapping(url) { try await body(connection) }
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Runs `body`, turning what postgres-nio throws into a `SharedDatabaseError` that names the server without
+    /// its password; other errors (a store's own, thrown in a transaction) come out as they are.
+    static func mapping<T>(_ url: PostgresURL, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw SharedDatabaseError.mapped(error, server: url)
+        }
+    }
+}
+
+extension PostgresAppDatabase {
+    /// The schema version this binary migrates to; a database at a higher one is refused.
+    public static var schemaVersion: Int { PostgresMigrator.latestVersion }
+    /// The `pg_advisory_lock` key servers take while migrating.
+    public static var migrationLockKey: Int64 { PostgresMigrator.lockKey }
+}

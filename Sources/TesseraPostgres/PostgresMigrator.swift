@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema as numbered migrations, applied in order at start, each in its own transaction with
+/// its row in `schema_migrations`. Like the SQLite ones (`AppDatabase`): never edited after they ship; a
+/// change is a new migration with the next number.
+///
+/// Servers starting together take `pg_advisory_lock` first, on the one connection that migrates (the lock
+/// belongs to the session), so one migrates and the others then find nothing left to do.
+enum PostgresMigrator {
+    struct Migration: Sendable {
+        let version: Int
+        let name: String
+        let sql: [String]
+    }
+
+    /// Any fixed number, the same in every Tessera: what servers wait on while one migrates.
+    static let lockKey: Int64 = 0x7465_7373_6572_61  // "tessera"
+    /// How long a starting server waits for another's migrations before it gives up.
+    static let lockWaitSeconds = 300
+
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1, name: "response cache and settings",
+            sql: [
+                """
+                CREATE TABLE response_cache (
+                    key text PRIMARY KEY,
+                    source text NOT NULL,
+                    body bytea NOT NULL,
+                    stored_at double precision NOT NULL,
+                    expires_at double precision NOT NULL)
+                """,
+                "CREATE INDEX response_cache_expires_at ON response_cache (expires_at)",
+                // Values every server must agree on, such as the image-signing secret: written once, then read.
+                "CREATE TABLE setting (name text PRIMARY KEY, value bytea NOT NULL)",
+            ]),
+        Migration(
+            version: 2, name: "galleries",
+            sql: [
+                """
+                CREATE TABLE gallery (
+                    id text PRIMARY KEY,
+                    name text NOT NULL,
+                    created_at double precision NOT NULL,
+                    updated_at double precision NOT NULL,
+                    deleted_at double precision,
+                    revision integer NOT NULL)
+                """,
+                // Deferrable (checked at the end of each statement, not row by row): renumbering a gallery is
+                // then one UPDATE that may pass through positions another row still holds.
+                """
+                CREATE TABLE gallery_item (
+                    id text PRIMARY KEY,
+                    gallery_id text NOT NULL REFERENCES gallery (id) ON DELETE CASCADE,
+                    position bigint NOT NULL,
+                    item text NOT NULL,
+                    source_url text,
+                    image_hash text NOT NULL,
+                    image_format text NOT NULL,
+                    image_size bigint NOT NULL,
+                    width integer NOT NULL,
+                    height integer NOT NULL,
+                    added_at double precision NOT NULL,
+                    UNIQUE (gallery_id, position) DEFERRABLE INITIALLY IMMEDIATE)
+                """,
+                "CREATE INDEX gallery_item_image_hash ON gallery_item (image_hash)",
+            ]),
+    ]
+
+    static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
+
+    /// Brings the database to `latestVersion`; returns the versions this call applied.
+    @discardableResult
+    static func migrate(
+        _ connection: PostgresConnection, url: PostgresURL, logger: Logger, migrations: [Migration] = migrations
+    ) async throws -> [Int] {
+        try await connection.query(PostgresQuery(unsafeSQL: "SET lock_timeout = '\(lockWaitSeconds)s'"), logger: logger)
+        do {
+            try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {  // lock_not_available
+            throw SharedDatabaseError.migrationLockTimeout(seconds: lockWaitSeconds)
+        }
+        try await connection.query("RESET lock_timeout", logger: logger)
+        do {
+            let applied = try await migrateLocked(connection, url: url, logger: logger, migrations: migrations)
+            try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+            return applied
+        } catch {
+            // Closing the connection would release it too; unlocking says so sooner.
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+            throw error
+        }
+    }
+
+    private static func migrateLocked(
+        _ connection: PostgresConnection, url: PostgresURL, logger: Logger, migrations: [Migration]
+    ) async throws -> [Int] {
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version integer PRIMARY KEY,
+                name text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+        var current = 0
+        for try await version in try await connection.query(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations", logger: logger
+        ).decode(Int.self) {
+            current = version
+        }
+        let known = migrations.map(\.version).max() ?? 0
+        if current > known { throw SharedDatabaseError.schemaTooNew(found: current, known: known) }
+        var applied: [Int] = []
+        for migration in migrations.sorted(by: { $0.version < $1.version }) where migration.version > current {
+            do {
+                try await connection.withTransaction(logger: logger) { connection in
+                    for statement in migration.sql {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                        logger: logger)
+                }
+            } catch {
+                let reason = SharedDatabaseError(error, server: url).description
+                throw SharedDatabaseError.migrationFailed(
+                    version: migration.version, name: migration.name, reason: reason)
+            }
+            logger.info(
+                "postgres migrated", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            applied.append(migration.version)
+        }
+        return applied
+    }
+}
