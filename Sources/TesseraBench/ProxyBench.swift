@@ -102,7 +102,7 @@ struct ProxyThroughput: AsyncParsableCommand {
                     floor.p99, String(format: "%.2f", floor.requestsPerSecond / reference.requestsPerSecond),
                 ],
             ])
-        print("goal: ≥ 0.5× nginx → \(ratio >= 0.5 ? "met" : "NOT met") (\(String(format: "%.2f", ratio))×)")
+        print("goal: ≥ 0.8× nginx → \(ratio >= 0.8 ? "met" : "NOT met") (\(String(format: "%.2f", ratio))×)")
         print(
             """
             server memory: resident \(rssBefore / 1_048_576) MB before the load, peak \(sampler.peak / 1_048_576) MB \
