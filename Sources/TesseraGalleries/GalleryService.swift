@@ -93,10 +93,10 @@ public final class GalleryService: Sendable {
     public func events(of id: GalleryID, lastEventID: Int?) async throws(GalleryError) -> GalleryEventStream {
         let known = try await store.gallery(id, items: false).revision
         // Subscribed before the stream decides on its first snapshot (see `GalleryEventStream`).
-        let messages = events.subscribe(id, knownRevision: known)
+        let (messages, missed) = events.subscribe(id, knownRevision: known, since: lastEventID)
         let store = store
         return GalleryEventStream(
-            messages: messages, lastEventID: lastEventID,
+            messages: messages, lastEventID: lastEventID, missed: missed,
             read: { items throws(GalleryError) in try await store.gallery(id, items: items) })
     }
 

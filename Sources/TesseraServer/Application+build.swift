@@ -61,7 +61,10 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
             fairUse: FairUse(rates: fairUse.rates), streams: StreamCount(limit: fairUse.maxStreamsPerClient),
             trustedProxies: fairUse.trustedProxies,
             maxJSONBytes: GalleriesController<TesseraRequestContext>.maxJSONBytes))
-    MetaController(search: environment.search).addRoutes(to: router)
+    let readiness = Readiness(
+        dataDirectory: environment.configuration.dataDirectory, database: environment.database,
+        logger: environment.logger)
+    MetaController(search: environment.search, readiness: readiness).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
     SearchController(search: environment.search, linker: environment.imageLinker, events: events)
         .addRoutes(to: router)

@@ -29,6 +29,14 @@ public final class AppDatabase: Sendable {
         return try AppDatabase(pool)
     }
 
+    /// The database file's path (`:memory:` for an in-memory one).
+    public var path: String { writer.path }
+
+    /// Runs a trivial query, which fails when the database cannot be read.
+    public func ping() async throws {
+        _ = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     /// A private in-memory database, for tests.
     public static func inMemory() throws -> AppDatabase {
         try AppDatabase(DatabaseQueue())

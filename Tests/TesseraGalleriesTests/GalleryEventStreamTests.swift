@@ -11,7 +11,7 @@ struct GalleryEventStreamTests {
     static let id = GalleryID("g_abcdefghijklmnopqrst")!
 
     /// A stream over messages fed by hand, reading a gallery whose revision the test sets.
-    static func stream(lastEventID: Int?, revision: Int) -> (
+    static func stream(lastEventID: Int?, revision: Int, missed: [GalleryChange] = []) -> (
         GalleryEventStream, AsyncStream<GalleryStreamMessage>.Continuation, Revision
     ) {
         let (messages, continuation) = AsyncStream.makeStream(of: GalleryStreamMessage.self)
@@ -21,7 +21,8 @@ struct GalleryEventStreamTests {
                 id: id, name: "Watched", itemCount: 0, cover: nil, createdAt: "", updatedAt: "", deletedAt: nil,
                 revision: current.value, items: items ? [] : nil)
         }
-        return (GalleryEventStream(messages: messages, lastEventID: lastEventID, read: read), continuation, current)
+        let stream = GalleryEventStream(messages: messages, lastEventID: lastEventID, missed: missed, read: read)
+        return (stream, continuation, current)
     }
 
     static func describe(_ event: GalleryStreamEvent?) -> String {
@@ -47,6 +48,23 @@ struct GalleryEventStreamTests {
         #expect(Self.describe(try await events.next()) == "heartbeat")
         #expect(Self.describe(try await events.next()) == "gone")
         #expect(Self.describe(try await events.next()) == "end")
+    }
+
+    @Test func aClientBehindGetsWhatItMissedWhenEveryRevisionIsRemembered() async throws {
+        let missed: [GalleryChange] = [.renamed(revision: 3, name: "Three"), .restored(revision: 4)]
+        let (stream, feed, _) = Self.stream(lastEventID: 2, revision: 4, missed: missed)
+        var events = stream.makeAsyncIterator()
+        feed.yield(.change(.renamed(revision: 5, name: "Live")))
+        #expect(Self.describe(try await events.next()) == "change 3")
+        #expect(Self.describe(try await events.next()) == "change 4")
+        #expect(Self.describe(try await events.next()) == "change 5", "then the live ones")
+
+        // A gap (a change forgotten, or made by another process) or changes short of the current revision.
+        for (missed, revision) in [([missed[1]], 4), ([missed[0]], 4)] {
+            let (behind, _, _) = Self.stream(lastEventID: 2, revision: revision, missed: missed)
+            var late = behind.makeAsyncIterator()
+            #expect(Self.describe(try await late.next()) == "snapshot 4")
+        }
     }
 
     @Test func aClientUpToDateGetsNoSnapshotOneBehindGetsOne() async throws {

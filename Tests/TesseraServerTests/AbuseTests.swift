@@ -118,8 +118,30 @@ struct AbuseTests {
 final class RawConnection: Sendable {
     let descriptor: Int32
 
-    init(port: Int) throws {
-        descriptor = try RawHTTP.connect(port: port)
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
+        descriptor = try RawHTTP.connect(port: port, receiveBuffer: receiveBuffer)
+    }
+
+    /// The port this end is bound to: the server's peer port for this connection.
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Everything until the server ends the connection (each read waits up to 10 seconds).
+    func receiveToEnd() throws -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return received }
+            guard count > 0 else { throw RawHTTP.Failure(description: "no end after \(received.count) bytes") }
+            received += buffer[0..<count]
+        }
     }
 
     func send(_ text: String) throws {
@@ -167,6 +189,11 @@ final class RawConnection: Sendable {
 enum ServerSockets {
     static func count(port: Int) -> Int {
         sockets(port: port).count
+    }
+
+    /// Whether the server still holds its end of the connection from `peerPort`.
+    static func holds(port: Int, peerPort: Int) -> Bool {
+        sockets(port: port).contains(hex(peerPort))
     }
 
     /// The remote ports (in `/proc/net/tcp`'s hex) of the server's open sockets on `port`.

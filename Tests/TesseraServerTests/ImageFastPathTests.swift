@@ -118,12 +118,16 @@ enum RawHTTP {
         var description: String
     }
 
-    /// A blocking socket connected to `port` on 127.0.0.1, reads timing out after 10 s.
-    static func connect(port: Int) throws -> Int32 {
+    /// A blocking socket connected to `port` on 127.0.0.1, reads timing out after 10 s; `receiveBuffer`
+    /// sets its receive buffer (before connecting, so the window it offers is small from the start).
+    static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -47,7 +47,7 @@ struct OpenAPIDocumentTests {
     /// Every status each handler can answer, read from the controllers and `APIError+*.swift`; the document
     /// must list exactly these (a 405 for other methods is the router's, described once in the document).
     static let statuses: [String: Set<Int>] = [
-        "GET /api/health": [200],
+        "GET /api/health": [200, 503],
         "GET /api/sources": [200],
         "GET /api/search": [200, 400, 429],
         "GET /api/search/stream": [200, 400, 429],

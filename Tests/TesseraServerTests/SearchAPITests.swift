@@ -12,7 +12,7 @@ struct SearchAPITests {
         try await withTessera(standIns.list, extraEnvironment: ["FLICKR_API_KEY": ""]) { client, _ in
             let health = try await client.execute(uri: "/api/health", method: .get)
             #expect(health.status == .ok)
-            #expect(health.text == #"{"status":"ok"}"#)
+            #expect(health.text == #"{"status":"ok","dataFolder":"ok","database":"ok"}"#)
 
             let sources = try await client.execute(uri: "/api/sources", method: .get).json([SourceDescriptor].self)
             #expect(sources.map(\.id) == [.local, .pixabay, .flickr, .openverse, .wikimedia, .itunes])

@@ -22,16 +22,21 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
     let messages: AsyncStream<GalleryStreamMessage>
     /// The revision the client says it has (`Last-Event-ID`), if any.
     let lastEventID: Int?
+    /// This server's changes after `lastEventID` that it still remembers, published before `messages`
+    /// began, oldest first.
+    var missed: [GalleryChange] = []
     /// Reads the gallery now, with its items or without.
     let read: @Sendable (_ items: Bool) async throws(GalleryError) -> Gallery
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(messages: messages.makeAsyncIterator(), lastEventID: lastEventID, read: read)
+        Iterator(messages: messages.makeAsyncIterator(), lastEventID: lastEventID, missed: missed, read: read)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         var messages: AsyncStream<GalleryStreamMessage>.Iterator
         let lastEventID: Int?
+        /// Changes to replay before the live ones, when they account for every revision the client missed.
+        var missed: [GalleryChange]
         let read: @Sendable (_ items: Bool) async throws(GalleryError) -> Gallery
         var started = false
         var ended = false
@@ -45,30 +50,47 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
                 // Read again now that the subscription is on (it was made before this stream was handed
                 // out): a change committed before it would otherwise be neither in this revision nor among
                 // the events.
-                if let lastEventID, try await lastEventID == read(false).revision {
-                    sent = lastEventID
-                } else {
-                    return try await snapshot()
+                guard let lastEventID else { return try await snapshot() }
+                let current = try await read(false).revision
+                sent = lastEventID
+                if lastEventID != current {
+                    // Replayed only when they lead from the client's revision to the current one without a
+                    // gap (a change by another process, or one forgotten, leaves one): else one snapshot.
+                    let revisions = missed.compactMap(\.revision)
+                    let leads = lastEventID < current && revisions.last.map { $0 >= current } == true
+                    guard leads && revisions == Array(lastEventID + 1...revisions.last!) else {
+                        missed = []
+                        return try await snapshot()
+                    }
                 }
+            }
+            while !missed.isEmpty {
+                if let event = try await told(.change(missed.removeFirst())) { return event }
             }
             while let message = await messages.next() {
-                switch message {
-                case .change(.gone):
-                    ended = true
-                    return .gone
-                case .change(let change):
-                    guard let revision = change.revision, revision > sent else { continue }
-                    if revision > sent + 1 { return try await snapshot() }
-                    if case .created = change { continue }
-                    sent = revision
-                    return .change(change)
-                case .changedElsewhere(let revision):
-                    if revision > sent { return try await snapshot() }
-                case .heartbeat:
-                    return .heartbeat
-                }
+                if let event = try await told(message) { return event }
             }
             return nil
+        }
+
+        /// What the client is told of `message`, if anything.
+        private mutating func told(_ message: GalleryStreamMessage) async throws -> GalleryStreamEvent? {
+            switch message {
+            case .change(.gone):
+                ended = true
+                return .gone
+            case .change(let change):
+                guard let revision = change.revision, revision > sent else { return nil }
+                if revision > sent + 1 { return try await snapshot() }
+                sent = revision
+                // A gallery's first revision: only ever replayed to a client that says it has revision 0.
+                if case .created = change { return nil }
+                return .change(change)
+            case .changedElsewhere(let revision):
+                return revision > sent ? try await snapshot() : nil
+            case .heartbeat:
+                return .heartbeat
+            }
         }
 
         private mutating func snapshot() async throws -> GalleryStreamEvent {

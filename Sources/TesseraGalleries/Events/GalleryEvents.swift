@@ -16,9 +16,15 @@ enum GalleryStreamMessage: Sendable {
 /// commit order. While anyone watches, a poller compares the watched galleries' revisions with the last
 /// one published twice a second, so changes made by another process reach the streams too (within a
 /// second: a revision must stay unannounced over two polls to count as made elsewhere).
+///
+/// It also keeps the last `recentLimit` to twice that many changes of every gallery, so a client that
+/// reconnects with `Last-Event-ID` (a stream dropped for not reading, a network blip) is sent what it
+/// missed, one event each, rather than a snapshot of the whole gallery.
 final class GalleryEvents: Sendable {
     private struct State {
         var subscribers: [GalleryID: [UUID: AsyncStream<GalleryStreamMessage>.Continuation]] = [:]
+        /// The latest changes of all galleries, oldest first.
+        var recent: [(GalleryID, GalleryChange)] = []
         var lastRevision: [GalleryID: Int] = [:]
         /// Revisions a poll read that no event had announced yet, checked again at the next poll.
         var unpublished: [GalleryID: Int] = [:]
@@ -29,29 +35,42 @@ final class GalleryEvents: Sendable {
     private let revisions: @Sendable ([GalleryID]) async -> [GalleryID: Int]
     private let interval: Duration
     private let heartbeatEvery: Int
+    private let recentLimit: Int
 
     /// - Parameter revisions: reads the current revisions of galleries (`GalleryStoring.revisions(of:)`).
+    /// - Parameter recentLimit: changes kept for clients that reconnect; each is small (an added item's
+    ///   JSON at most), so the default holds a few megabytes at worst.
     init(
-        interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30,
+        interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30, recentLimit: Int = 2048,
         revisions: @escaping @Sendable ([GalleryID]) async -> [GalleryID: Int]
     ) {
         self.revisions = revisions
         self.interval = interval
         self.heartbeatEvery = heartbeatEvery
+        self.recentLimit = recentLimit
     }
 
-    /// A stream of what happens to gallery `id` from now on; it ends when the caller stops iterating.
-    func subscribe(_ id: GalleryID, knownRevision: Int) -> AsyncStream<GalleryStreamMessage> {
+    /// A stream of what happens to gallery `id` from now on, which ends when the caller stops iterating;
+    /// and the gallery's changes after revision `since` that were published before it, oldest first (the
+    /// two never overlap nor leave a change out: both are taken under the lock `publish` takes).
+    func subscribe(_ id: GalleryID, knownRevision: Int, since: Int? = nil)
+        -> (messages: AsyncStream<GalleryStreamMessage>, missed: [GalleryChange])
+    {
         let key = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: GalleryStreamMessage.self)
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, key) }
-        let startPoller = state.withLock { state in
+        let (startPoller, missed) = state.withLock { state in
             state.subscribers[id, default: [:]][key] = continuation
             state.lastRevision[id] = max(state.lastRevision[id] ?? 0, knownRevision)
-            return state.poller == nil
+            let missed = since.map { since in
+                state.recent.compactMap { gallery, change in
+                    gallery == id && (change.revision ?? 0) > since ? change : nil
+                }
+            }
+            return (state.poller == nil, missed ?? [])
         }
         if startPoller { startPolling() }
-        return stream
+        return (stream, missed)
     }
 
     func publish(_ id: GalleryID, _ change: GalleryChange) {
@@ -59,6 +78,9 @@ final class GalleryEvents: Sendable {
             if let revision = change.revision {
                 state.lastRevision[id] = max(state.lastRevision[id] ?? 0, revision)
                 if let seen = state.unpublished[id], seen <= revision { state.unpublished[id] = nil }
+                state.recent.append((id, change))
+                // Trimmed by half at a time, so a publish costs no copy of the whole list.
+                if state.recent.count >= 2 * recentLimit { state.recent.removeFirst(recentLimit) }
             }
             return Array(state.subscribers[id, default: [:]].values)
         }

@@ -4,7 +4,11 @@ import TesseraCore
 /// A gallery as a ZIP file: `gallery.json` (the gallery and its items, each naming its image file) and
 /// the stored images as `images/001-title.jpg`, in the gallery's order. Streamed: `write` is called with
 /// each piece as it is ready (`write(_:)`), or written to a file that appears whole or not at all
-/// (`write(to:)`). File reads and writes run on NIO's blocking pool, off the caller's thread.
+/// (`write(to:)`). File reads and writes run on the files' blocking pool, off the caller's thread.
+///
+/// An image is read twice in pieces of `chunkSize`: once for its checksum, which its ZIP header carries,
+/// then into the archive. So however large the images, an export holds one piece at a time, and a caller
+/// whose `write` waits for a slow client (backpressure) makes the export wait with it.
 public struct GalleryExport: Sendable {
     /// What `gallery.json` holds for each item.
     struct ExportedItem: Encodable {
@@ -28,6 +32,7 @@ public struct GalleryExport: Sendable {
     let gallery: Gallery
     let images: [GalleryItemID: StoredImage]
     let files: GalleryImageFiles
+    static let chunkSize = 64 * 1024
 
     /// The file name a download should get: the gallery's name made safe.
     public var fileName: String {
@@ -47,9 +52,7 @@ public struct GalleryExport: Sendable {
             let prefix = String(repeating: "0", count: max(0, digits - number.count)) + number
             let slug = Self.slug(entry.item.title)
             let name = "images/\(prefix)\(slug.isEmpty ? "" : "-" + slug).\(Self.fileExtension(image.format))"
-            let file = files.url(forHash: image.hash)
-            let data = try await files.blocking { try Data(contentsOf: file) }
-            try await write(try archive.entry(name: name, data: data))
+            try await copy(files.url(forHash: image.hash), as: name, into: &archive, write)
             exported.append(
                 ExportedItem(
                     id: entry.id, file: name, item: entry.item, sourceURL: entry.sourceURL, addedAt: entry.addedAt))
@@ -61,6 +64,36 @@ public struct GalleryExport: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try await write(try archive.entry(name: "gallery.json", data: try encoder.encode(manifest)))
         try await write(archive.finish())
+    }
+
+    /// One file as an entry: its checksum first, then its bytes, a piece at a time.
+    private func copy(
+        _ file: URL, as name: String, into archive: inout ZipArchive, _ write: (Data) async throws -> Void
+    ) async throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let files = files
+        let (size, crc) = try await files.blocking {
+            var (size, crc) = (0, UInt32(0))
+            while let piece = try handle.read(upToCount: Self.chunkSize), !piece.isEmpty {
+                size += piece.count
+                crc = CRC32.update(crc, with: piece)
+            }
+            try handle.seek(toOffset: 0)
+            return (size, crc)
+        }
+        try await write(try archive.header(name: name, size: size, crc: crc))
+        var written = 0
+        while written < size {
+            let piece = try await files.blocking { try handle.read(upToCount: Self.chunkSize) ?? Data() }
+            // Stored images never change (their name is their hash): a short file is a damaged one.
+            guard !piece.isEmpty else {
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: file.path])
+            }
+            let wanted = piece.prefix(size - written)
+            written += wanted.count
+            try await write(wanted)
+        }
     }
 
     /// Writes the archive to `destination`: next to it, flushed, then renamed into place, so the ZIP file is

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes a ZIP archive entry by entry, so an export is streamed with one image in memory at a time.
+/// Writes a ZIP archive entry by entry; an entry's data can follow its header in pieces, so an export is
+/// streamed with one piece of one image in memory at a time.
 ///
 /// Entries are stored, not deflated: images are compressed already, and stored entries cost no CPU.
 /// Names are UTF-8 (flag bit 11). No ZIP64: an export stops with an error before 4 GB or 65,535 entries.
@@ -25,9 +26,15 @@ public struct ZipArchive: Sendable {
 
     /// The bytes of one entry (its local header and data), to write out in order.
     public mutating func entry(name: String, data: Data) throws -> Data {
+        var local = try header(name: name, size: data.count, crc: CRC32.checksum(data))
+        local.append(data)
+        return local
+    }
+
+    /// The local header of an entry whose `size` bytes with checksum `crc` the caller writes right after it.
+    public mutating func header(name: String, size: Int, crc: UInt32) throws -> Data {
         let nameBytes = Data(name.utf8)
-        guard count < 65_535, offset + 30 + nameBytes.count + data.count < Int(UInt32.max) else { throw TooLarge() }
-        let crc = CRC32.checksum(data)
+        guard count < 65_535, offset + 30 + nameBytes.count + size < Int(UInt32.max) else { throw TooLarge() }
         var local = Data()
         local.append(le32: 0x0403_4b50)
         local.append(le16: 20)  // version needed: 2.0
@@ -36,8 +43,8 @@ public struct ZipArchive: Sendable {
         local.append(le16: time)
         local.append(le16: date)
         local.append(le32: crc)
-        local.append(le32: UInt32(data.count))
-        local.append(le32: UInt32(data.count))
+        local.append(le32: UInt32(size))
+        local.append(le32: UInt32(size))
         local.append(le16: UInt16(nameBytes.count))
         local.append(le16: 0)
         local.append(nameBytes)
@@ -50,8 +57,8 @@ public struct ZipArchive: Sendable {
         central.append(le16: time)
         central.append(le16: date)
         central.append(le32: crc)
-        central.append(le32: UInt32(data.count))
-        central.append(le32: UInt32(data.count))
+        central.append(le32: UInt32(size))
+        central.append(le32: UInt32(size))
         central.append(le16: UInt16(nameBytes.count))
         central.append(le16: 0)  // extra
         central.append(le16: 0)  // comment
@@ -62,8 +69,7 @@ public struct ZipArchive: Sendable {
         central.append(nameBytes)
 
         count += 1
-        offset += local.count + data.count
-        local.append(data)
+        offset += local.count + size
         return local
     }
 
@@ -91,7 +97,12 @@ enum CRC32 {
     }
 
     static func checksum(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
+        update(0, with: data)
+    }
+
+    /// The checksum of what `crc` covered followed by `data` (start with 0).
+    static func update(_ crc: UInt32, with data: Data) -> UInt32 {
+        var crc = crc ^ 0xFFFF_FFFF
         data.withUnsafeBytes { bytes in
             for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         }

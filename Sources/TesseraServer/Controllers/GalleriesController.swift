@@ -8,7 +8,7 @@ import TesseraGalleries
 /// `/api/galleries...`: galleries and their items, live events and export (see docs/galleries.md).
 ///
 /// Every answer about one gallery carries `ETag: "<revision>"`; mutations honour `If-Match`.
-struct GalleriesController<Context: RequestContext> {
+struct GalleriesController<Context: ConnectionRequestContext> {
     let galleries: GalleryService
     /// Largest upload accepted (the image size cap), and a ceiling for JSON bodies.
     let maxUploadBytes: Int
@@ -66,7 +66,7 @@ struct GalleriesController<Context: RequestContext> {
             return Self.answer(RevisionBody(revision: revision, index: index), revision: revision)
         }
         router.get("/api/galleries/{id}/events") { request, context in
-            try await stream(request, id: try Self.id(context))
+            try await stream(request, id: try Self.id(context), connection: context.connection)
         }
         router.get("/api/galleries/{id}/export") { _, context in
             let export = try await galleries.export(try Self.id(context))
@@ -127,7 +127,7 @@ struct GalleriesController<Context: RequestContext> {
     // MARK: - Events
 
     /// The gallery's events as server-sent events; what to send is `GalleryEventStream`'s decision.
-    private func stream(_ request: Request, id: GalleryID) async throws -> Response {
+    private func stream(_ request: Request, id: GalleryID, connection: ConnectionHandle) async throws -> Response {
         // A browser sends back an id we sent, always a revision; anything else is a client's mistake (400).
         let lastEventID = try request.headers[HTTPField.Name("Last-Event-ID")!].map { text in
             guard let revision = Int(text.trimmingCharacters(in: .whitespaces)) else {
@@ -137,7 +137,7 @@ struct GalleriesController<Context: RequestContext> {
         }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID)
-        return ServerSentEvents.stream(self.events) { sink in
+        return ServerSentEvents.stream(self.events, connection: connection) { sink in
             sink.send(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
             // A stream never ends by itself: it must not hold up a graceful shutdown.
             for try await event in events.cancelOnGracefulShutdown() {

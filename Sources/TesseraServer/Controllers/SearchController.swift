@@ -5,7 +5,7 @@ import TesseraCore
 
 /// `/api/search` (the whole answer) and `/api/search/stream` (server-sent events, a section as each
 /// source completes, then `done`).
-struct SearchController<Context: RequestContext> {
+struct SearchController<Context: ConnectionRequestContext> {
     let search: SearchService
     let linker: any ImageLinking
     /// Heartbeats and backlog of `/api/search/stream`.
@@ -13,7 +13,7 @@ struct SearchController<Context: RequestContext> {
 
     func addRoutes(to router: Router<Context>) {
         router.get("/api/search") { request, _ in try await self.whole(request) }
-        router.get("/api/search/stream") { request, _ in try self.stream(request) }
+        router.get("/api/search/stream") { request, context in try self.stream(request, context.connection) }
     }
 
     private func validated(_ request: Request) throws(InputError) -> SearchRequest {
@@ -47,11 +47,11 @@ struct SearchController<Context: RequestContext> {
         return response
     }
 
-    private func stream(_ request: Request) throws -> Response {
+    private func stream(_ request: Request, _ connection: ConnectionHandle) throws -> Response {
         let searchRequest = try validated(request)
         let sections = search.stream(searchRequest)
         let linker = self.linker
-        return ServerSentEvents.stream(events) { sink in
+        return ServerSentEvents.stream(events, connection: connection) { sink in
             // A comment line first, so proxies and browsers see the stream open at once.
             sink.send(ByteBuffer(string: ": tessera search\n\n"))
             var count = 0

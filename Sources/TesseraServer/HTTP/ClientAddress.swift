@@ -3,14 +3,17 @@ import Hummingbird
 import NIOCore
 import TesseraFetcher
 
-/// The request context of the app: Hummingbird's basic one plus the peer's address, which fair use keys on.
-public struct TesseraRequestContext: RequestContext, RemoteAddressRequestContext {
+/// The request context of the app: Hummingbird's basic one plus the peer's address, which fair use keys on,
+/// and the connection, which an event stream closes when its client stops reading.
+public struct TesseraRequestContext: RequestContext, RemoteAddressRequestContext, ConnectionRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    let connection: ConnectionHandle
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connection = ConnectionHandle(channel: source.channel)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import Synchronization
 
 /// Server-sent events (`text/event-stream`), as the search stream and the gallery streams send them.
@@ -15,12 +16,15 @@ enum ServerSentEvents {
     }
 
     /// A stream whose events `produce` sends to the sink, with heartbeats in between, never holding more
-    /// than `settings.backlog` events for a slow client.
+    /// than `settings.backlog` events for a slow client: past that, `connection` is closed at once. (The
+    /// writer is then waiting for the socket to drain, which a stalled client never lets happen: only
+    /// closing the connection ends that wait before the send timeout.)
     static func stream(
-        _ settings: Settings, _ produce: @escaping @Sendable (EventSink) async throws -> Void
+        _ settings: Settings, connection: ConnectionHandle,
+        _ produce: @escaping @Sendable (EventSink) async throws -> Void
     ) -> Response {
         let body = ResponseBody { writer in
-            let (events, sink) = EventSink.make(backlog: settings.backlog)
+            let (events, sink) = EventSink.make(backlog: settings.backlog, onOverflow: { connection.close() })
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     defer { sink.finish() }
@@ -80,32 +84,37 @@ final class EventSink: Sendable {
 
     private let continuation: AsyncStream<ByteBuffer>.Continuation
     private let backlog: Int
+    private let onOverflow: @Sendable () -> Void
     private let state = Mutex(State())
 
-    private init(_ continuation: AsyncStream<ByteBuffer>.Continuation, backlog: Int) {
+    private init(
+        _ continuation: AsyncStream<ByteBuffer>.Continuation, backlog: Int, onOverflow: @escaping @Sendable () -> Void
+    ) {
         self.continuation = continuation
         self.backlog = backlog
+        self.onOverflow = onOverflow
     }
 
-    static func make(backlog: Int) -> (AsyncStream<ByteBuffer>, EventSink) {
+    static func make(backlog: Int, onOverflow: @escaping @Sendable () -> Void) -> (AsyncStream<ByteBuffer>, EventSink) {
         let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
-        return (stream, EventSink(continuation, backlog: backlog))
+        return (stream, EventSink(continuation, backlog: backlog, onOverflow: onOverflow))
     }
 
     var overflowed: Bool { state.withLock { $0.overflowed } }
 
     func send(_ event: ByteBuffer) {
-        let accepted = state.withLock { state in
-            guard !state.overflowed else { return false }
+        let (accepted, overflowedNow) = state.withLock { state in
+            guard !state.overflowed else { return (false, false) }
             state.waiting += 1
             if state.waiting > backlog { state.overflowed = true }
-            return !state.overflowed
+            return (!state.overflowed, state.overflowed)
         }
         if accepted {
             continuation.yield(event)
         } else {
             // Ends the stream at once: what is still buffered is not sent (`taken` sees the overflow).
             continuation.finish()
+            if overflowedNow { onOverflow() }
         }
     }
 
@@ -116,5 +125,21 @@ final class EventSink: Sendable {
 
     func finish() {
         continuation.finish()
+    }
+}
+
+/// A request context that can end its connection (`TesseraRequestContext`).
+protocol ConnectionRequestContext: RequestContext {
+    var connection: ConnectionHandle { get }
+}
+
+/// The connection a request came on, for an answer that must end it early.
+struct ConnectionHandle: Sendable {
+    let channel: (any Channel)?
+
+    /// Closes the connection at once; whatever is waiting to be written is dropped, and a writer waiting
+    /// for the socket to drain fails.
+    func close() {
+        channel?.close(promise: nil)
     }
 }
