@@ -74,6 +74,13 @@ public final class PostgresAppDatabase: Service, Sendable {
         }
     }
 
+    /// Whether the database answers (`SELECT 1` on a pooled connection), for the server's readiness.
+    public func ping() async throws {
+        try await withConnection { connection in
+            _ = try await connection.query("SELECT 1", logger: .quiet)
+        }
+    }
+
     /// Runs `body` on a connection of its own, outside the pool (which may not run yet), closed afterwards.
     /// For start-up work (migrations), and whatever runs while the pool does not.
     public static func withSingleConnection<T: Sendable>(

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import TesseraCore
+import TesseraPostgres
 
 /// The app as `tessera serve` runs it and tests build it: the environment's dependencies, the router,
 /// and the services whose shutdown must follow the server's (the outbound HTTP client).
@@ -63,6 +64,9 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
             maxJSONBytes: GalleriesController<TesseraRequestContext>.maxJSONBytes))
     let readiness = Readiness(
         dataDirectory: environment.configuration.dataDirectory, database: environment.database,
+        shared: environment.postgres.map { postgres in
+            Readiness.SharedDatabase(name: postgres.url.redacted, ping: { try await postgres.ping() })
+        },
         logger: environment.logger)
     MetaController(search: environment.search, readiness: readiness).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)

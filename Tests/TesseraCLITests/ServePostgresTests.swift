@@ -214,4 +214,47 @@ struct ServePostgresTests {
             }
         }
     }
+
+    /// `/api/health` tells a load balancer when the shared database is away (503 `database_unavailable`,
+    /// naming it without the password) and when it is back; the server keeps running meanwhile.
+    @Test func healthSaysWhenTheSharedDatabaseIsAwayAndBack() async throws {
+        let server = try Self.server()
+        try await TestPostgres.withFreshDatabase(on: server) { url in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "tessera-pg-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let process = try await ServerProcess.start(
+                [], environment: ["TESSERA_DATA": folder.path, "TESSERA_DATABASE_URL": Self.text(url)])
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let api = TesseraAPI(client: client, port: process.port)
+            func health(becomes status: Int) async throws -> String {
+                let deadline = ContinuousClock.now + .seconds(60)
+                var last = ""
+                while ContinuousClock.now < deadline {
+                    let answer = try await api.send("GET", "/api/health")
+                    if answer.status == status { return answer.text }
+                    last = "\(answer.status) \(answer.text)"
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+                Issue.record("health never answered \(status); last: \(last)")
+                return last
+            }
+            #expect(try await health(becomes: 200).contains(#""database":"ok""#))
+
+            // Nobody may connect to it, and the server's connections are ended: as a database restart looks.
+            try await TestPostgres.administer(server, "ALTER DATABASE \(url.database) ALLOW_CONNECTIONS false")
+            try await TestPostgres.administer(
+                server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database)'")
+            let away = try await health(becomes: 503)
+            #expect(away.contains(#""code":"database_unavailable""#), "\(away)")
+            #expect(!away.contains(url.password ?? "unset"), "the password is never shown")
+
+            try await TestPostgres.administer(server, "ALTER DATABASE \(url.database) ALLOW_CONNECTIONS true")
+            #expect(try await health(becomes: 200).contains(#""database":"ok""#))
+            try await client.shutdown()
+            let log = process.child.stderr + process.child.stdout
+            #expect(await process.stop() == 0)
+            #expect(!log.contains(url.password ?? "unset"), "the password is never logged")
+        }
+    }
 }

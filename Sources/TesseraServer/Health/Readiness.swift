@@ -12,7 +12,8 @@ import TesseraStorage
 public enum ReadinessError: Error, Equatable, CustomStringConvertible {
     /// The data folder is missing, not a folder, or not writable.
     case dataFolder(path: String, reason: String)
-    /// The database file is missing, unreadable, not a database, or the database does not answer.
+    /// The database file is missing, unreadable, not a database, or the database (SQLite's file, or the
+    /// shared PostgreSQL named by its URL without the password) does not answer.
     case database(path: String, reason: String)
 
     public var description: String {
@@ -37,14 +38,26 @@ final class Readiness: Sendable {
 
     private let dataDirectory: URL
     private let database: AppDatabase
+    private let shared: SharedDatabase?
     private let maxAge: Duration
     private let logger: Logger
     private let state = Mutex(State())
     private let pool = BlockingPool(size: 1, name: "readiness")
 
-    init(dataDirectory: URL, database: AppDatabase, maxAge: Duration = .seconds(1), logger: Logger) {
+    /// The PostgreSQL database several servers share (`TESSERA_DATABASE_URL`): its name for messages (the URL
+    /// without the password) and how to ask whether it answers.
+    struct SharedDatabase: Sendable {
+        var name: String
+        var ping: @Sendable () async throws -> Void
+    }
+
+    init(
+        dataDirectory: URL, database: AppDatabase, shared: SharedDatabase? = nil, maxAge: Duration = .seconds(1),
+        logger: Logger
+    ) {
         self.dataDirectory = dataDirectory
         self.database = database
+        self.shared = shared
         self.maxAge = maxAge
         self.logger = logger
     }
@@ -83,9 +96,16 @@ final class Readiness: Sendable {
         if case .some(.some(let problem)) = files { return problem }
         do {
             try await database.ping()
-            return nil
         } catch {
             return .database(path: file, reason: "does not answer (\(error))")
+        }
+        guard let shared else { return nil }
+        do {
+            // Shorter than the pool's query timeout: a load balancer polling this wants an answer soon.
+            try await withDeadline(.now + .seconds(3), timedOut: { ReadinessTimeout() }) { try await shared.ping() }
+            return nil
+        } catch {
+            return .database(path: shared.name, reason: "does not answer (\(error))")
         }
     }
 
@@ -111,4 +131,8 @@ final class Readiness: Sendable {
         guard count == 16, header == Array("SQLite format 3\0".utf8) else { return "is not a SQLite database" }
         return nil
     }
+}
+
+private struct ReadinessTimeout: Error, CustomStringConvertible {
+    var description: String { "no answer within 3 seconds" }
 }
