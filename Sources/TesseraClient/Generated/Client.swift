@@ -63,7 +63,12 @@ internal struct Client: APIProtocol {
     private var converter: Converter {
         client.converter
     }
-    /// Liveness check.
+    /// Readiness check.
+    ///
+    /// Whether the data folder and the database are usable, checked at most once a second. While one is
+    /// not, 503 with code data_folder_unavailable or database_unavailable (the data folder is reported
+    /// first); 200 again once it is back. See docs/deploy.md.
+    ///
     ///
     /// - Remark: HTTP `GET /api/health`.
     /// - Remark: Generated from `#/paths//api/health/get(health)`.
@@ -111,6 +116,28 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .ok(.init(body: body))
+                case 503:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorEnvelope.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

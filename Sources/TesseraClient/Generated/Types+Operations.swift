@@ -6,7 +6,12 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
-    /// Liveness check.
+    /// Readiness check.
+    ///
+    /// Whether the data folder and the database are usable, checked at most once a second. While one is
+    /// not, 503 with code data_folder_unavailable or database_unavailable (the data folder is reported
+    /// first); 200 again once it is back. See docs/deploy.md.
+    ///
     ///
     /// - Remark: HTTP `GET /api/health`.
     /// - Remark: Generated from `#/paths//api/health/get(health)`.
@@ -45,15 +50,57 @@ internal enum Operations {
                         }
                         /// - Remark: Generated from `#/paths/api/health/GET/responses/200/content/json/status`.
                         internal var status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload
+                        /// - Remark: Generated from `#/paths/api/health/GET/responses/200/content/json/dataFolder`.
+                        internal enum DataFolderPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case ok = "ok"
+                        }
+                        /// - Remark: Generated from `#/paths/api/health/GET/responses/200/content/json/dataFolder`.
+                        internal var dataFolder: Operations.Health.Output.Ok.Body.JsonPayload.DataFolderPayload
+                        /// - Remark: Generated from `#/paths/api/health/GET/responses/200/content/json/database`.
+                        internal enum DatabasePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case ok = "ok"
+                        }
+                        /// - Remark: Generated from `#/paths/api/health/GET/responses/200/content/json/database`.
+                        internal var database: Operations.Health.Output.Ok.Body.JsonPayload.DatabasePayload
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - status:
-                        internal init(status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload) {
+                        ///   - dataFolder:
+                        ///   - database:
+                        internal init(
+                            status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload,
+                            dataFolder: Operations.Health.Output.Ok.Body.JsonPayload.DataFolderPayload,
+                            database: Operations.Health.Output.Ok.Body.JsonPayload.DatabasePayload
+                        ) {
                             self.status = status
+                            self.dataFolder = dataFolder
+                            self.database = database
                         }
                         internal enum CodingKeys: String, CodingKey {
                             case status
+                            case dataFolder
+                            case database
+                        }
+                        internal init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.status = try container.decode(
+                                Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload.self,
+                                forKey: .status
+                            )
+                            self.dataFolder = try container.decode(
+                                Operations.Health.Output.Ok.Body.JsonPayload.DataFolderPayload.self,
+                                forKey: .dataFolder
+                            )
+                            self.database = try container.decode(
+                                Operations.Health.Output.Ok.Body.JsonPayload.DatabasePayload.self,
+                                forKey: .database
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "status",
+                                "dataFolder",
+                                "database"
+                            ])
                         }
                     }
                     /// - Remark: Generated from `#/paths/api/health/GET/responses/200/content/application\/json`.
@@ -81,7 +128,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The server is up.
+            /// The server is up and can use its data folder and database.
             ///
             /// - Remark: Generated from `#/paths//api/health/get(health)/responses/200`.
             ///
@@ -99,6 +146,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/health/get(health)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

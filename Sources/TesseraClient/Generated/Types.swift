@@ -6,7 +6,12 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// Liveness check.
+    /// Readiness check.
+    ///
+    /// Whether the data folder and the database are usable, checked at most once a second. While one is
+    /// not, 503 with code data_folder_unavailable or database_unavailable (the data folder is reported
+    /// first); 200 again once it is back. See docs/deploy.md.
+    ///
     ///
     /// - Remark: HTTP `GET /api/health`.
     /// - Remark: Generated from `#/paths//api/health/get(health)`.
@@ -107,7 +112,12 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Liveness check.
+    /// Readiness check.
+    ///
+    /// Whether the data folder and the database are usable, checked at most once a second. While one is
+    /// not, 503 with code data_folder_unavailable or database_unavailable (the data folder is reported
+    /// first); 200 again once it is back. See docs/deploy.md.
+    ///
     ///
     /// - Remark: HTTP `GET /api/health`.
     /// - Remark: Generated from `#/paths//api/health/get(health)`.
