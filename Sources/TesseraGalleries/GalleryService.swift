@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import TesseraCore
 import TesseraFetcher
 import TesseraImageProcessing
@@ -18,19 +19,34 @@ public final class GalleryService: Sendable {
     let processor: ImageProcessor
     let linker: any ImageLinking
     let logger: Logger
+    /// `tessera_gallery_changes_total` by kind.
+    let changes: [String: Counter]
 
     /// Galleries kept in `database`, their image copies in `files`; images of search results come through
     /// `proxy`, URL imports through `fetcher`, and every image is checked by `processor`.
+    /// `metrics` counts changes by kind (`tessera_gallery_changes_total`) and open event streams.
     public init(
         database: AppDatabase, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
-        processor: ImageProcessor, linker: any ImageLinking, logger: Logger
+        processor: ImageProcessor, linker: any ImageLinking, logger: Logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
-        let events = GalleryEvents(revisions: { ids in
-            (try? await GalleryStore.revisions(in: database, of: ids)) ?? [:]
-        })
+        let events = GalleryEvents(
+            subscribers: Meter(label: "tessera_gallery_event_subscribers", factory: metrics),
+            revisions: { ids in (try? await GalleryStore.revisions(in: database, of: ids)) ?? [:] })
         self.events = events
+        let changes = Dictionary(
+            uniqueKeysWithValues: GalleryChange.kinds.map { kind in
+                (kind, Counter(label: "tessera_gallery_changes_total", dimensions: [("kind", kind)], factory: metrics))
+            })
+        self.changes = changes
+        // Every change but a creation is published (nobody can watch a gallery before it exists): `create`
+        // counts that one itself.
         self.store = GalleryStore(
-            database: database, linker: linker, onChange: { id, change in events.publish(id, change) })
+            database: database, linker: linker,
+            onChange: { id, change in
+                changes[change.kind]?.increment()
+                events.publish(id, change)
+            })
         self.files = files
         self.proxy = proxy
         self.fetcher = fetcher
@@ -90,7 +106,9 @@ public final class GalleryService: Sendable {
     // MARK: - Changing galleries
 
     public func create(name: String) async throws(GalleryError) -> Gallery {
-        try await store.create(name: name)
+        let gallery = try await store.create(name: name)
+        changes["created"]?.increment()
+        return gallery
     }
 
     public func rename(_ id: GalleryID, to name: String, ifRevision: Int? = nil) async throws(GalleryError)

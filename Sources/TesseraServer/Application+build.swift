@@ -18,6 +18,7 @@ public func buildApplication(
     let date = HTTPDate()
     let proxy = environment.imageProxy
     let settings = environment.configuration.connections
+    let httpMetrics = environment.httpMetrics
     let openFiles = OpenFileLimit.raise()
     let cap = ConnectionCap(
         limit: settings.maxConnections ?? OpenFileLimit.defaultConnectionCap(openFiles: openFiles),
@@ -30,7 +31,12 @@ public func buildApplication(
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 responder: responder, timeouts: settings.timeouts, cap: cap,
-                handlers: { [ImageHitHandler(proxy: proxy, token: token, date: date, serverName: serverName)] })
+                handlers: {
+                    [
+                        ImageHitHandler(
+                            proxy: proxy, token: token, date: date, serverName: serverName, metrics: httpMetrics)
+                    ]
+                })
         },
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
@@ -47,6 +53,8 @@ public func buildApplication(
 /// Every route of the API. Tests call this too, and compare it with `docs/openapi.yaml`.
 public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestContext> {
     let router = Router(context: TesseraRequestContext.self)
+    // First, so its time covers all the rest.
+    router.add(middleware: HTTPMetricsMiddleware(metrics: environment.httpMetrics))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: APIErrorMiddleware(logger: environment.logger))
     if let token = environment.configuration.token {
@@ -60,6 +68,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
             trustedProxies: fairUse.trustedProxies,
             maxJSONBytes: GalleriesController<TesseraRequestContext>.maxJSONBytes))
     MetaController(search: environment.search).addRoutes(to: router)
+    MetricsController(registry: environment.metricsRegistry).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
     SearchController(search: environment.search, linker: environment.imageLinker, events: events)
         .addRoutes(to: router)

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 
 /// What a gallery's event stream receives: a change made by this server, or word that the gallery's
@@ -29,12 +30,16 @@ final class GalleryEvents: Sendable {
     private let revisions: @Sendable ([GalleryID]) async -> [GalleryID: Int]
     private let interval: Duration
     private let heartbeatEvery: Int
+    /// Event streams open now, for metrics.
+    private let subscribers: Meter
 
     /// - Parameter revisions: reads the current revisions of galleries (`GalleryStore.revisions(in:of:)`).
     init(
         interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30,
+        subscribers: Meter = Meter(label: "gallery_event_subscribers", factory: NOOPMetricsHandler.instance),
         revisions: @escaping @Sendable ([GalleryID]) async -> [GalleryID: Int]
     ) {
+        self.subscribers = subscribers
         self.revisions = revisions
         self.interval = interval
         self.heartbeatEvery = heartbeatEvery
@@ -50,6 +55,7 @@ final class GalleryEvents: Sendable {
             state.lastRevision[id] = max(state.lastRevision[id] ?? 0, knownRevision)
             return state.poller == nil
         }
+        subscribers.increment()
         if startPoller { startPolling() }
         return stream
     }
@@ -69,6 +75,7 @@ final class GalleryEvents: Sendable {
     }
 
     private func unsubscribe(_ id: GalleryID, _ key: UUID) {
+        subscribers.decrement()
         state.withLock { state in
             state.subscribers[id]?[key] = nil
             if state.subscribers[id]?.isEmpty == true {

@@ -27,6 +27,8 @@ struct StoredImage: Sendable, Hashable {
 /// Split by concern: reads (`+Reading`), changes (`+Writing`), item order (`+Ordering`), rows to API
 /// values (`+Mapping`).
 final class GalleryStore: Sendable {
+    /// Writes go through `database.write` (counted in its metrics); reads straight to the writer.
+    let database: AppDatabase
     let writer: any DatabaseWriter
     let linker: any ImageLinking
     let onChange: @Sendable (GalleryID, GalleryChange) -> Void
@@ -37,6 +39,7 @@ final class GalleryStore: Sendable {
         onChange: @escaping @Sendable (GalleryID, GalleryChange) -> Void = { _, _ in },
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
+        self.database = database
         self.writer = database.writer
         self.linker = linker
         self.onChange = onChange

@@ -22,6 +22,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let token: AccessToken?
     private let date: HTTPDate
     private let serverName: String
+    private let metrics: HTTPMetrics
 
     /// Requests passed on whose answer has not been written through yet.
     private var answersOwed = 0
@@ -33,11 +34,12 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case answering(HTTPResponse, ByteBuffer?)
     }
 
-    init(proxy: ImageProxy, token: AccessToken?, date: HTTPDate, serverName: String) {
+    init(proxy: ImageProxy, token: AccessToken?, date: HTTPDate, serverName: String, metrics: HTTPMetrics) {
         self.proxy = proxy
         self.token = token
         self.date = date
         self.serverName = serverName
+        self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -99,11 +101,14 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // Echoed like every answer's (RequestIDMiddleware); a hit logs nothing, so the id is only made here.
         fields[.requestID] = RequestID.sanitized(request.headerFields[.requestID]) ?? RequestID.make()
         if request.headerFields[.connection] == "close" { fields[.connection] = "close" }
+        let head = request.method == .head
         if let tags = request.headerFields[.ifNoneMatch], ImageResponse.matches(tags, image.etag) {
+            metrics.fastPathAnswer(head: head, notModified: true)
             return (HTTPResponse(status: .notModified, headerFields: fields), nil)
         }
+        metrics.fastPathAnswer(head: head, notModified: false)
         fields[.contentType] = image.contentType
         fields[.contentLength] = String(image.body.readableBytes)
-        return (HTTPResponse(status: .ok, headerFields: fields), request.method == .head ? nil : image.body)
+        return (HTTPResponse(status: .ok, headerFields: fields), head ? nil : image.body)
     }
 }
