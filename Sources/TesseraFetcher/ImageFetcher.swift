@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import Synchronization
 import TesseraCore
@@ -34,20 +35,29 @@ public final class ImageFetcher: Sendable {
     let logger: Logger
     let resolver: any HostResolver
     let clients: ClientPool
+    let metrics: FetchMetrics
 
     static let userAgent = "Tessera/0.1 (image proxy)"
     static let accept = "image/avif,image/webp,image/*;q=0.8"
 
-    public convenience init(policy: FetchPolicy = FetchPolicy(), logger: Logger = Logger(label: "tessera.fetcher")) {
-        self.init(policy: policy, logger: logger, resolver: SystemResolver())
+    /// - Parameter metrics: where fetches are counted by result, with their bytes and time.
+    public convenience init(
+        policy: FetchPolicy = FetchPolicy(), logger: Logger = Logger(label: "tessera.fetcher"),
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) {
+        self.init(policy: policy, logger: logger, resolver: SystemResolver(), metrics: metrics)
     }
 
-    init(policy: FetchPolicy, logger: Logger, resolver: any HostResolver) {
+    init(
+        policy: FetchPolicy, logger: Logger, resolver: any HostResolver,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) {
         self.policy = policy
         self.trustedOrigins = Set(policy.trustedOrigins.flatMap(FetchPolicy.normalizedOrigins))
         self.logger = logger
         self.resolver = resolver
         self.clients = ClientPool(connectTimeout: policy.connectTimeout, logger: logger)
+        self.metrics = FetchMetrics(factory: metrics)
     }
 
     /// Fetches `url`, following redirects, and returns the body.
@@ -58,6 +68,20 @@ public final class ImageFetcher: Sendable {
     ///     `.notAnImage`. The image proxy passes its magic-number sniffer here.
     public func fetch(
         _ url: String, prefixLength: Int = 32, validatePrefix: (@Sendable ([UInt8]) -> Bool)? = nil
+    ) async throws(FetchError) -> FetchedBody {
+        let started = ContinuousClock.now
+        do {
+            let body = try await guardedFetch(url, prefixLength: prefixLength, validatePrefix: validatePrefix)
+            metrics.fetched(bytes: body.data.count, took: ContinuousClock.now - started)
+            return body
+        } catch {
+            metrics.failed(error)
+            throw error
+        }
+    }
+
+    private func guardedFetch(
+        _ url: String, prefixLength: Int, validatePrefix: (@Sendable ([UInt8]) -> Bool)?
     ) async throws(FetchError) -> FetchedBody {
         let start = try TargetURL(parsing: url)
         let current = CurrentHost(host: start.hostForURL)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 import TesseraCore
 import TesseraFetcher
@@ -19,28 +20,45 @@ public final class GalleryService: Sendable {
     let processor: ImageProcessor
     let linker: any ImageLinking
     let logger: Logger
+    /// `tessera_gallery_changes_total` by kind.
+    let changes: [String: Counter]
 
     /// Galleries kept in SQLite in `database`, their image copies in `files`; images of search results come
     /// through `proxy`, URL imports through `fetcher`, and every image is checked by `processor`.
+    /// `metrics` counts changes by kind (`tessera_gallery_changes_total`) and open event streams.
     public convenience init(
         database: AppDatabase, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
-        processor: ImageProcessor, linker: any ImageLinking, logger: Logger
+        processor: ImageProcessor, linker: any ImageLinking, logger: Logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.init(
             store: { linker, onChange in GalleryStore(database: database, linker: linker, onChange: onChange) },
-            files: files, proxy: proxy, fetcher: fetcher, processor: processor, linker: linker, logger: logger)
+            files: files, proxy: proxy, fetcher: fetcher, processor: processor, linker: linker, logger: logger,
+            metrics: metrics)
     }
 
     /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it.
     public init(
         store makeStore: GalleryStoreMaker, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
-        processor: ImageProcessor, linker: any ImageLinking, logger: Logger
+        processor: ImageProcessor, linker: any ImageLinking, logger: Logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
+        let changes = Dictionary(
+            uniqueKeysWithValues: GalleryChange.kinds.map { kind in
+                (kind, Counter(label: "tessera_gallery_changes_total", dimensions: [("kind", kind)], factory: metrics))
+            })
+        self.changes = changes
         // The store tells the events of each change, and the events' poller asks the store: one of the two is
-        // handed over once both exist.
+        // handed over once both exist. Every change but a creation is published (nobody can watch a gallery
+        // before it exists): `create` counts that one itself.
         let relay = ChangeRelay()
-        let store = makeStore(linker) { id, change in relay.send(id, change) }
-        let events = GalleryEvents(revisions: { ids in (try? await store.revisions(of: ids)) ?? [:] })
+        let store = makeStore(linker) { id, change in
+            changes[change.kind]?.increment()
+            relay.send(id, change)
+        }
+        let events = GalleryEvents(
+            subscribers: Meter(label: "tessera_gallery_event_subscribers", factory: metrics),
+            revisions: { ids in (try? await store.revisions(of: ids)) ?? [:] })
         relay.connect(events)
         self.events = events
         self.store = store
@@ -103,7 +121,9 @@ public final class GalleryService: Sendable {
     // MARK: - Changing galleries
 
     public func create(name: String) async throws(GalleryError) -> Gallery {
-        try await store.create(name: name)
+        let gallery = try await store.create(name: name)
+        changes["created"]?.increment()
+        return gallery
     }
 
     public func rename(_ id: GalleryID, to name: String, ifRevision: Int? = nil) async throws(GalleryError)

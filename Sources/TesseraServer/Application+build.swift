@@ -19,6 +19,7 @@ public func buildApplication(
     let hitHead = ImageHitHead(date: HTTPDate(), serverName: serverName)
     let proxy = environment.imageProxy
     let settings = environment.configuration.connections
+    let httpMetrics = environment.httpMetrics
     let openFiles = OpenFileLimit.raise()
     let cap = ConnectionCap(
         limit: settings.maxConnections ?? OpenFileLimit.defaultConnectionCap(openFiles: openFiles),
@@ -31,7 +32,7 @@ public func buildApplication(
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 responder: responder, timeouts: settings.timeouts, cap: cap,
-                afterDecoder: { [ImageHitHandler(proxy: proxy, token: token, head: hitHead)] })
+                afterDecoder: { [ImageHitHandler(proxy: proxy, token: token, head: hitHead, metrics: httpMetrics)] })
         },
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
@@ -50,6 +51,8 @@ public func buildApplication(
 /// Every route of the API. Tests call this too, and compare it with `docs/openapi.yaml`.
 public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestContext> {
     let router = Router(context: TesseraRequestContext.self)
+    // First, so its time covers all the rest.
+    router.add(middleware: HTTPMetricsMiddleware(metrics: environment.httpMetrics))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: APIErrorMiddleware(logger: environment.logger))
     if let token = environment.configuration.token {
@@ -69,6 +72,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
         },
         logger: environment.logger)
     MetaController(search: environment.search, readiness: readiness).addRoutes(to: router)
+    MetricsController(registry: environment.metricsRegistry).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
     SearchController(search: environment.search, linker: environment.imageLinker, events: events)
         .addRoutes(to: router)

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import Metrics
+import Synchronization
 
 /// Tessera's SQLite database: one file in the data folder, WAL mode, schema changes as named migrations.
 ///
@@ -7,14 +9,49 @@ import GRDB
 /// before anything else can use it.
 public final class AppDatabase: Sendable {
     public let writer: any DatabaseWriter
+    /// Where writes (and, on PostgreSQL, pool checkouts) are counted; see `write`.
+    public let metrics: DatabaseMetrics
+    /// Writes asked for and not yet done: one more finds the writer busy.
+    private let writesInFlight = Atomic<Int>(0)
 
-    public init(_ writer: any DatabaseWriter) throws {
+    public init(_ writer: any DatabaseWriter, metrics: any MetricsFactory = NOOPMetricsHandler.instance) throws {
         self.writer = writer
+        self.metrics = DatabaseMetrics(factory: metrics)
         try Self.migrator.migrate(writer)
     }
 
+    /// One write transaction on the writer, counted in `metrics`: how long it waited for SQLite's one writer
+    /// (GRDB queues writes), whether another write held it, how long it took, and whether it committed.
+    /// Stores write through here rather than through `writer` directly.
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let asked = ContinuousClock.now
+        let queued = writesInFlight.add(1, ordering: .relaxed).oldValue > 0
+        defer { writesInFlight.subtract(1, ordering: .relaxed) }
+        let metrics = metrics
+        let started = Mutex<ContinuousClock.Instant?>(nil)
+        do {
+            let value = try await writer.write { db in
+                let now = ContinuousClock.now
+                started.withLock { $0 = now }
+                metrics.connectionTaken(waited: now - asked, queued: queued)
+                return try updates(db)
+            }
+            if let start = started.withLock({ $0 }) {
+                metrics.connectionReturned()
+                metrics.writeTransaction(took: ContinuousClock.now - start, committed: true)
+            }
+            return value
+        } catch {
+            if started.withLock({ $0 }) != nil { metrics.connectionReturned() }
+            metrics.writeTransaction(took: .zero, committed: false)
+            throw error
+        }
+    }
+
     /// Opens (creating if needed) `tessera.sqlite` in `directory`.
-    public static func open(inDirectory directory: URL) throws -> AppDatabase {
+    public static func open(
+        inDirectory directory: URL, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) throws -> AppDatabase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -26,7 +63,7 @@ public final class AppDatabase: Sendable {
         }
         let pool = try DatabasePool(
             path: directory.appendingPathComponent("tessera.sqlite").path, configuration: configuration)
-        return try AppDatabase(pool)
+        return try AppDatabase(pool, metrics: metrics)
     }
 
     /// The database file's path (`:memory:` for an in-memory one).

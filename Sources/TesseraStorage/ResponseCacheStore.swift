@@ -95,7 +95,7 @@ public final class ResponseCacheStore: ResponseCacheStoring {
     public func purgeExpired(now: Date = Date()) async throws -> Int {
         await flush()
         expiries.withLock { $0 = $0.filter { $0.value > now } }
-        return try await database.writer.write { db in
+        return try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM responseCache WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
             return db.changesCount
@@ -114,7 +114,7 @@ public final class ResponseCacheStore: ResponseCacheStoring {
         _ key: String, _ source: SourceID, _ body: Data, _ expiresAt: Date, database: AppDatabase, logger: Logger
     ) async {
         do {
-            try await database.writer.write { db in
+            try await database.write { db in
                 try db.execute(
                     sql: """
                         INSERT INTO responseCache (key, source, body, storedAt, expiresAt) VALUES (?, ?, ?, ?, ?)

@@ -49,6 +49,7 @@ struct OpenAPIDocumentTests {
     static let statuses: [String: Set<Int>] = [
         "GET /api/health": [200, 503],
         "GET /api/sources": [200],
+        "GET /metrics": [200],
         "GET /api/search": [200, 400, 429],
         "GET /api/search/stream": [200, 400, 429],
         "GET /api/items/{}/{}": [200, 400, 404, 429, 502, 503, 504],

@@ -7,10 +7,16 @@ public struct SearchService: Sendable {
     private let timeout: Duration
     private let seen: SeenItems
     private let recentItems: RecentItems
+    private let observer: any SourceCallObserving
 
-    public init(sources: [any MediaSource], timeout: Duration = .seconds(8)) {
+    /// - Parameter observer: told of every call to a source and how it ended (metrics).
+    public init(
+        sources: [any MediaSource], timeout: Duration = .seconds(8),
+        observer: any SourceCallObserving = NoSourceCallObserver()
+    ) {
         self.sources = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.timeout = timeout
+        self.observer = observer
         self.seen = SeenItems()
         self.recentItems = RecentItems()
     }
@@ -70,7 +76,15 @@ public struct SearchService: Sendable {
             throw .disabled(id.source, reason: "this source is not available in this build")
         }
         if case .disabled(let reason) = source.availability { throw .disabled(id.source, reason: reason) }
-        let item = try await withTimeout(source.id) { try await source.item(nativeID: id.nativeID) }
+        let started = ContinuousClock.now
+        let item: Item
+        do {
+            item = try await withTimeout(source.id) { try await source.item(nativeID: id.nativeID) }
+        } catch {
+            observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: error)
+            throw error
+        }
+        observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: nil)
         await recentItems.put([item])
         return item
     }
@@ -83,12 +97,14 @@ public struct SearchService: Sendable {
             return .failed(section, .disabled(source.id, reason: reason))
         }
         let recorder = SourceTiming.Recorder()
+        let started = ContinuousClock.now
         do {
             let page = try await SourceTiming.$recorder.withValue(recorder) {
                 try await withTimeout(source.id) {
                     try await source.search(request.query, in: section, page: request.page)
                 }
             }
+            observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: nil)
             let items = await seen.filter(page.items, section: section, query: request.query, page: request.page)
             await recentItems.put(items)
             var result = SectionResult(id: section, items: items, total: page.total, hasMore: page.hasMore)
@@ -97,6 +113,7 @@ public struct SearchService: Sendable {
         } catch {
             // `withValue` forgets the typed throw; `withTimeout` only ever throws `SourceError`.
             let failure = error as? SourceError ?? .badResponse(source.id, detail: String(describing: error))
+            observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: failure)
             var result = SectionResult.failed(section, failure)
             result.sourceTime = recorder.elapsed
             return result

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 
 /// What a gallery's event stream receives: a change made by this server, or word that the gallery's
@@ -36,14 +37,18 @@ final class GalleryEvents: Sendable {
     private let interval: Duration
     private let heartbeatEvery: Int
     private let recentLimit: Int
+    /// Event streams open now, for metrics.
+    private let subscribers: Meter
 
     /// - Parameter revisions: reads the current revisions of galleries (`GalleryStoring.revisions(of:)`).
     /// - Parameter recentLimit: changes kept for clients that reconnect; each is small (an added item's
     ///   JSON at most), so the default holds a few megabytes at worst.
     init(
         interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30, recentLimit: Int = 2048,
+        subscribers: Meter = Meter(label: "gallery_event_subscribers", factory: NOOPMetricsHandler.instance),
         revisions: @escaping @Sendable ([GalleryID]) async -> [GalleryID: Int]
     ) {
+        self.subscribers = subscribers
         self.revisions = revisions
         self.interval = interval
         self.heartbeatEvery = heartbeatEvery
@@ -69,6 +74,7 @@ final class GalleryEvents: Sendable {
             }
             return (state.poller == nil, missed ?? [])
         }
+        subscribers.increment()
         if startPoller { startPolling() }
         return (stream, missed)
     }
@@ -91,6 +97,7 @@ final class GalleryEvents: Sendable {
     }
 
     private func unsubscribe(_ id: GalleryID, _ key: UUID) {
+        subscribers.decrement()
         state.withLock { state in
             state.subscribers[id]?[key] = nil
             if state.subscribers[id]?.isEmpty == true {

@@ -129,6 +129,22 @@ public enum GalleryChange: Sendable, Hashable {
         case .gone: nil
         }
     }
+
+    /// The change's name, as events and metrics call it.
+    public var kind: String {
+        switch self {
+        case .created: "created"
+        case .added: "added"
+        case .removed: "removed"
+        case .moved: "moved"
+        case .renamed: "renamed"
+        case .deleted: "deleted"
+        case .restored: "restored"
+        case .gone: "gone"
+        }
+    }
+
+    static let kinds = ["created", "added", "removed", "moved", "renamed", "deleted", "restored", "gone"]
 }
 
 /// Times as the API writes them: ISO 8601 in UTC, to the second.

@@ -12,7 +12,7 @@ extension GalleryStore {
             revision: 1)
         let linker = linker
         return try await run {
-            try await self.writer.write { db in
+            try await self.database.write { db in
                 try record.insert(db)
                 var gallery = try Self.summary(record, db, linker: linker)
                 gallery.items = []
@@ -48,7 +48,7 @@ extension GalleryStore {
     func deletePermanently(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) -> Set<String> {
         let onChange = onChange
         return try await run {
-            try await self.writer.write { db in
+            try await self.database.write { db in
                 typealias Columns = GalleryItemRecord.Columns
                 let record = try Self.record(id, db, ifRevision: ifRevision, allowDeleted: true)
                 let own = GalleryItemRecord.inGallery(id.rawValue).select(Columns.imageHash, as: String.self)
@@ -84,7 +84,7 @@ extension GalleryStore {
         let linker = linker
         let onChange = onChange
         return try await run {
-            try await self.writer.write { db in
+            try await self.database.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
                 var row = record
                 let (position, placed) = try Self.position(in: id.rawValue, at: index, moving: nil, db)
@@ -106,7 +106,7 @@ extension GalleryStore {
         let time = now()
         let onChange = onChange
         return try await run {
-            try await self.writer.write { db in
+            try await self.database.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
                 _ = try Self.item(itemID, of: id, db).delete(db)
                 try Self.bump(&gallery, at: time, db)
@@ -125,7 +125,7 @@ extension GalleryStore {
         let time = now()
         let onChange = onChange
         return try await run {
-            try await self.writer.write { db in
+            try await self.database.write { db in
                 var gallery = try Self.record(id, db, ifRevision: ifRevision)
                 var row = try Self.item(itemID, of: id, db)
                 let (position, placed) = try Self.position(in: id.rawValue, at: index, moving: row, db)
@@ -182,7 +182,7 @@ extension GalleryStore {
         let linker = linker
         let onChange = onChange
         return try await run {
-            try await self.writer.write { db in
+            try await self.database.write { db in
                 var record = try Self.record(id, db, ifRevision: ifRevision, allowDeleted: allowDeleted)
                 record.revision += 1
                 record.updatedAt = time

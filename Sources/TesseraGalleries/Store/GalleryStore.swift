@@ -10,6 +10,8 @@ import TesseraStorage
 /// Split by concern: reads (`+Reading`), changes (`+Writing`), item order (`+Ordering`), rows to API
 /// values (`+Mapping`).
 final class GalleryStore: GalleryStoring {
+    /// Writes go through `database.write` (counted in its metrics); reads straight to the writer.
+    let database: AppDatabase
     let writer: any DatabaseWriter
     let linker: any ImageLinking
     let onChange: @Sendable (GalleryID, GalleryChange) -> Void
@@ -20,6 +22,7 @@ final class GalleryStore: GalleryStoring {
         onChange: @escaping @Sendable (GalleryID, GalleryChange) -> Void = { _, _ in },
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
+        self.database = database
         self.writer = database.writer
         self.linker = linker
         self.onChange = onChange

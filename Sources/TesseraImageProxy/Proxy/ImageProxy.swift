@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import TesseraCore
 import TesseraFetcher
@@ -27,10 +28,13 @@ public final class ImageProxy: Sendable {
     private let logger: Logger
     private let renders = Coalescer<ServedImage>()
     private let fetches = Coalescer<Data>()
+    private let metrics: ImageProxyMetrics
 
+    /// - Parameter metrics: where cache hits and misses, cache sizes and thumbnails are counted.
     public init(
         signer: ImageURLSigner, fetcher: ImageFetcher, processor: ImageProcessor, memory: MemoryImageCache,
-        disk: DiskImageCache?, files: any LocalImageFiles, logger: Logger = Logger(label: "tessera.images")
+        disk: DiskImageCache?, files: any LocalImageFiles, logger: Logger = Logger(label: "tessera.images"),
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.signer = signer
         self.fetcher = fetcher
@@ -39,6 +43,9 @@ public final class ImageProxy: Sendable {
         self.disk = disk
         self.files = files
         self.logger = logger
+        self.metrics = ImageProxyMetrics(factory: metrics)
+        self.metrics.memory.bytes.record(memory.totalBytes)
+        if let disk { self.metrics.disk.bytes.record(disk.totalBytes) }
     }
 
     /// The image for a signed path. `acceptsWebP`: the client said so in `Accept` (thumb and preview only).
@@ -50,7 +57,11 @@ public final class ImageProxy: Sendable {
         // The memory key holds the signature, so only paths that were verified once ever get in, and a hit
         // needs no HMAC.
         let memoryKey = Self.memoryKey(mode, variant, signature, encodedURL)
-        if let hit = memory.get(memoryKey) { return hit }
+        if let hit = memory.get(memoryKey) {
+            metrics.memory.hits.increment()
+            return hit
+        }
+        metrics.memory.misses.increment()
         let reference = try verified(variant, signature, encodedURL)
         let key = Self.cacheKey(variant, mode: mode, reference: reference)
         let image: ServedImage
@@ -64,18 +75,22 @@ public final class ImageProxy: Sendable {
             throw .internal(error)
         }
         memory.put(image, for: memoryKey)
+        metrics.memory.bytes.record(memory.totalBytes)
         return image
     }
 
     /// The image for a signed path if the memory cache holds it, without waiting or verifying (a path only
     /// gets into the cache after its signature checked out). `nil` for anything else, including bad paths:
-    /// the caller then takes the full route, which reports the error.
+    /// the caller then takes the full route, which reports the error. Only a hit is counted here: a miss
+    /// goes on to `image`, which counts it.
     public func cachedImage(variant variantName: String, signature: String, encodedURL: String, acceptsWebP: Bool)
         -> ServedImage?
     {
         guard let variant = ImageVariant(rawValue: variantName) else { return nil }
         let mode = Self.mode(variant, acceptsWebP: acceptsWebP)
-        return memory.get(Self.memoryKey(mode, variant, signature, encodedURL))
+        guard let hit = memory.get(Self.memoryKey(mode, variant, signature, encodedURL)) else { return nil }
+        metrics.memory.hits.increment()
+        return hit
     }
 
     /// The entity tag the image for this path has, without producing it, so `If-None-Match` can be
@@ -95,8 +110,12 @@ public final class ImageProxy: Sendable {
         async throws(ImageProxyError) -> ServedImage
     {
         let etag = Self.etag(for: key)
-        if let disk, let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
-            return ServedImage(body: ByteBuffer(bytes: data), contentType: format.mimeType, etag: etag)
+        if let disk {
+            if let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
+                metrics.disk.hits.increment()
+                return ServedImage(body: ByteBuffer(bytes: data), contentType: format.mimeType, etag: etag)
+            }
+            metrics.disk.misses.increment()
         }
         let image: ImageReference
         do throws(ImageFileError) {
@@ -115,13 +134,16 @@ public final class ImageProxy: Sendable {
         let format: ImageFormat
         do throws(ImagingError) {
             let allowWebP = mode == Self.webPMode
+            let started = ContinuousClock.now
             switch (source, variant.maxDimension) {
             case (.file(let file, let maxSide), _):
                 let rendered = try await processor.thumbnail(fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP)
                 (output, format) = (rendered.data, rendered.format)
+                metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), let maxSide?):
                 let rendered = try await processor.thumbnail(of: data, maxSide: maxSide, allowWebP: allowWebP)
                 (output, format) = (rendered.data, rendered.format)
+                metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), nil):
                 (output, format) = (data, try processor.header(of: data).format)
             }
@@ -130,7 +152,11 @@ public final class ImageProxy: Sendable {
         }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
-            Task { await disk.write(output, for: key) }
+            let bytes = metrics.disk.bytes
+            Task {
+                await disk.write(output, for: key)
+                bytes.record(disk.totalBytes)
+            }
         }
         return ServedImage(body: ByteBuffer(bytes: output), contentType: format.mimeType, etag: etag)
     }

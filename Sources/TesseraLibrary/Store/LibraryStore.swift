@@ -135,7 +135,7 @@ public final class LibraryStore: Sendable {
 
     func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws(LibraryError) -> T {
         do {
-            return try await database.writer.write(body)
+            return try await database.write(body)
         } catch {
             throw .database("\(error)")
         }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Prometheus
 import TesseraCore
 import TesseraFetcher
 import TesseraGalleries
@@ -33,6 +34,12 @@ public struct AppEnvironment: Sendable {
     /// Galleries, their image copies and live events: the one door to everything about galleries.
     public let galleries: GalleryService
     public let logger: Logger
+    /// This app's own metrics, which `/metrics` shows. Never the process-wide `MetricsSystem`: every part
+    /// gets `metricsFactory`, so apps in one process (the tests) keep their figures apart.
+    public let metricsRegistry: PrometheusCollectorRegistry
+    public let metricsFactory: PrometheusMetricsFactory
+    /// Shared by the router's middleware and the image fast path.
+    let httpMetrics: HTTPMetrics
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
     public static func live(_ configuration: AppConfiguration, logger: Logger) async throws -> AppEnvironment {
@@ -41,7 +48,9 @@ public struct AppEnvironment: Sendable {
         if let url = configuration.databaseURL {
             postgres = try await PostgresAppDatabase.open(url, poolSize: configuration.databasePool, logger: logger)
         }
-        let database = try AppDatabase.open(inDirectory: configuration.dataDirectory)
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PrometheusMetricsFactory.tessera(registry)
+        let database = try AppDatabase.open(inDirectory: configuration.dataDirectory, metrics: metrics)
         let cache: any ResponseCacheStoring =
             postgres.map { PostgresResponseCache(database: $0, logger: logger) }
             ?? ResponseCacheStore(database: database, logger: logger)
@@ -64,8 +73,10 @@ public struct AppEnvironment: Sendable {
                 redirectConfiguration: .follow(max: 5, allowCycles: false),
                 timeout: .init(connect: .seconds(5), read: .seconds(30)),
                 connectionPool: .sources))
+        let sourceMetrics = SourceMetrics(factory: metrics)
         let http = SourceHTTP(
-            client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger)
+            client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger,
+            metrics: sourceMetrics)
         let library = LibraryStore(database: database)
         let roots = configuration.libraryRoots
         let sources =
@@ -77,7 +88,7 @@ public struct AppEnvironment: Sendable {
                 maxBytes: images.maxBytes, allowPrivateNetworks: images.allowPrivateNetworks,
                 trustedOrigins: Set(
                     configuration.sources.overriddenBases.compactMap { FetchPolicy.origin(of: $0.absoluteString) })),
-            logger: logger)
+            logger: logger, metrics: metrics)
         let memory = MemoryImageCache(capacityBytes: images.memoryCacheBytes)
         let disk =
             images.diskCacheBytes > 0
@@ -90,24 +101,27 @@ public struct AppEnvironment: Sendable {
             directory: configuration.dataDirectory.appendingPathComponent("gallery-images"))
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
-            files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger)
+            files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger,
+            metrics: metrics)
         let galleries =
             if let postgres {
                 GalleryService(
                     store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) }, files: galleryFiles,
-                    proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger)
+                    proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger,
+                    metrics: metrics)
             } else {
                 GalleryService(
                     database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-                    linker: signer, logger: logger)
+                    linker: signer, logger: logger, metrics: metrics)
             }
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database, postgres: postgres,
-            search: SearchService(sources: sources, timeout: configuration.sourceTimeout),
+            search: SearchService(sources: sources, timeout: configuration.sourceTimeout, observer: sourceMetrics),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
-            logger: logger)
+            logger: logger, metricsRegistry: registry, metricsFactory: metrics,
+            httpMetrics: HTTPMetrics(factory: metrics, imageRoute: ImagesController<TesseraRequestContext>.path))
     }
 
     /// Writes what is still queued for the response cache and closes the HTTP client's connections.
@@ -115,5 +129,19 @@ public struct AppEnvironment: Sendable {
         await responseCache.flush()
         try await imageFetcher.shutdown()
         try await httpClient.shutdown()
+    }
+}
+
+extension PrometheusMetricsFactory {
+    /// A factory writing to `registry`, with latency buckets from 0.5 ms (most answers here take under a
+    /// millisecond; the library's default starts at 5 ms) to 10 s (a source's time limit).
+    static func tessera(_ registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+        ]
+        return factory
     }
 }

@@ -23,6 +23,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let proxy: ImageProxy
     private let token: AccessToken?
     private let head: ImageHitHead
+    private let metrics: HTTPMetrics
     /// The handler nearest the socket (`ConnectionTimeoutHandler`): writes from its context skip the
     /// response encoder. Found when this handler is added; without it every request is passed on.
     private var wire: ChannelHandlerContext?
@@ -37,10 +38,11 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case answering(ByteBuffer, body: ByteBuffer?, close: Bool)
     }
 
-    init(proxy: ImageProxy, token: AccessToken?, head: ImageHitHead) {
+    init(proxy: ImageProxy, token: AccessToken?, head: ImageHitHead, metrics: HTTPMetrics) {
         self.proxy = proxy
         self.token = token
         self.head = head
+        self.metrics = metrics
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -112,6 +114,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let close = !request.isKeepAlive
         let requestID = RequestID.sanitized(headers.first(name: "x-request-id")) ?? RequestID.make()
         let notModified = headers["if-none-match"].contains { ImageResponse.matches($0, image.etag) }
+        metrics.fastPathAnswer(head: request.method == .HEAD, notModified: notModified)
         let bytes = head.encode(
             image: image, notModified: notModified, varies: signed.variant != "original", requestID: requestID,
             close: close, allocator: allocator)

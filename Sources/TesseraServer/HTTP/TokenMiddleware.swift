@@ -1,9 +1,10 @@
 import HTTPTypes
 import Hummingbird
 
-/// When `TESSERA_TOKEN` is set, every request but `/api/health` needs it, as `Authorization: Bearer <token>`
-/// or the `tessera_token` cookie (set by visiting `/login?token=<token>` once).
-struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+/// When `TESSERA_TOKEN` is set, every request but `/api/health` (and `/metrics` from this machine, see
+/// `MetricsAccess`) needs it, as `Authorization: Bearer <token>` or the `tessera_token` cookie (set by
+/// visiting `/login?token=<token>` once).
+struct TokenMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let token: AccessToken
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
@@ -11,6 +12,11 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let path = request.uri.path
         if path == "/api/health" { return try await next(request, context) }
+        if path == MetricsController<Context>.path,
+            MetricsAccess.isLocal(peer: context.remoteAddress, headers: request.headers)
+        {
+            return try await next(request, context)
+        }
         if path == "/login" {
             guard request.uri.queryParameters.get("token").map(token.matches) == true else { throw unauthorized }
             var response = Response(status: .seeOther, headers: [.location: "/"])

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import TesseraCore
@@ -32,11 +33,12 @@ public struct SourceHTTP: Sendable {
     let userAgent: String
     let now: @Sendable () -> Date
     let logger: Logger
+    let metrics: SourceMetrics
 
     public init(
         client: HTTPClient, cache: (any ResponseCaching)?, requestTimeout: Duration = .seconds(8),
         userAgent: String = "Tessera/0.1 (self-hosted media search)", now: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger = Logger(label: "tessera.sources")
+        logger: Logger = Logger(label: "tessera.sources"), metrics: SourceMetrics = .disabled
     ) {
         self.client = client
         self.cache = cache
@@ -44,6 +46,7 @@ public struct SourceHTTP: Sendable {
         self.userAgent = userAgent
         self.now = now
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// GETs `url`, hands the answer to `interpret`, and caches the body for `ttl` when `interpret`
@@ -56,14 +59,18 @@ public struct SourceHTTP: Sendable {
         interpret: (Response) throws(SourceError) -> T
     ) async throws(SourceError) -> T {
         let key = Self.redacted(url, removing: secrets)
-        if let ttl, ttl > .zero, let cache, let body = await cache.body(for: key, now: now()) {
-            do {
-                let value = try interpret(Response(status: 200, headers: [], body: body))
-                logger.debug("cache hit", metadata: ["source": "\(source.rawValue)", "url": "\(key)"])
-                return value
-            } catch {
-                logger.warning("dropping unreadable cached answer", metadata: ["url": "\(key)"])
+        if let ttl, ttl > .zero, let cache {
+            if let body = await cache.body(for: key, now: now()) {
+                do {
+                    let value = try interpret(Response(status: 200, headers: [], body: body))
+                    logger.debug("cache hit", metadata: ["source": "\(source.rawValue)", "url": "\(key)"])
+                    metrics.responseCache(source, hit: true)
+                    return value
+                } catch {
+                    logger.warning("dropping unreadable cached answer", metadata: ["url": "\(key)"])
+                }
             }
+            metrics.responseCache(source, hit: false)
         }
         let response = try await fetch(url, source: source, loggedAs: key, headers: extraHeaders)
         let value = try interpret(response)
@@ -82,8 +89,11 @@ public struct SourceHTTP: Sendable {
         request.headers.add(name: "Accept", value: "application/json")
         for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
         let started = ContinuousClock.now
+        var answered = false
         do {
             let response = try await client.execute(request, timeout: TimeAmount(requestTimeout))
+            answered = true
+            metrics.sent(source, status: Int(response.status.code))
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
             SourceTiming.recorder?.add(ContinuousClock.now - started)
             logger.debug(
@@ -96,6 +106,7 @@ public struct SourceHTTP: Sendable {
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                 body: Data(body.readableBytesView))
         } catch {
+            if !answered { metrics.sent(source, status: nil) }
             let mapped = Self.map(error, source: source, timeout: requestTimeout)
             logger.info(
                 "request failed",
