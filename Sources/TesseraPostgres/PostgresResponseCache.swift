@@ -19,7 +19,7 @@ public final class PostgresResponseCache: ResponseCacheStoring {
 
     private let database: PostgresAppDatabase
     private let logger: Logger
-    private let queued = QueuedAnswers()
+    private let queued = QueuedCacheWrites()
     private let jobs: AsyncStream<Job>.Continuation
 
     public init(database: PostgresAppDatabase, logger: Logger = Logger(label: "tessera.cache")) {
@@ -118,26 +118,6 @@ public final class PostgresResponseCache: ResponseCacheStoring {
             }
         } catch {
             logger.warning("response cache write failed", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-/// Answers stored but not yet written, readable meanwhile.
-private final class QueuedAnswers: Sendable {
-    private let entries = Mutex<[String: (body: Data, expiresAt: Date)]>([:])
-
-    func get(_ key: String) -> (Data, Date)? {
-        entries.withLock { $0[key].map { ($0.body, $0.expiresAt) } }
-    }
-
-    func put(_ key: String, _ body: Data, _ expiresAt: Date) {
-        entries.withLock { $0[key] = (body, expiresAt) }
-    }
-
-    /// Forgets `key` once written, unless a newer body was queued for it meanwhile.
-    func remove(_ key: String, ifBody body: Data) {
-        entries.withLock { entries in
-            if entries[key]?.body == body { entries[key] = nil }
         }
     }
 }

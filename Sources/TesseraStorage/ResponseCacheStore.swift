@@ -22,14 +22,14 @@ public final class ResponseCacheStore: ResponseCacheStoring {
 
     private let database: AppDatabase
     private let logger: Logger
-    private let queued: Queued
+    private let queued: QueuedCacheWrites
     private let expiries: Mutex<[String: Date]>
     private let jobs: AsyncStream<Job>.Continuation
 
     public init(database: AppDatabase, logger: Logger = Logger(label: "tessera.cache")) {
         self.database = database
         self.logger = logger
-        let queued = Queued()
+        let queued = QueuedCacheWrites()
         self.queued = queued
         do {
             expiries = Mutex(
@@ -128,26 +128,6 @@ public final class ResponseCacheStore: ResponseCacheStoring {
             }
         } catch {
             logger.warning("response cache write failed", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-/// Answers stored but not yet written to SQLite, readable meanwhile.
-private final class Queued: Sendable {
-    private let entries = Mutex<[String: (body: Data, expiresAt: Date)]>([:])
-
-    func get(_ key: String) -> (Data, Date)? {
-        entries.withLock { $0[key].map { ($0.body, $0.expiresAt) } }
-    }
-
-    func put(_ key: String, _ body: Data, _ expiresAt: Date) {
-        entries.withLock { $0[key] = (body, expiresAt) }
-    }
-
-    /// Forgets `key` once written, unless a newer body was queued for it meanwhile.
-    func remove(_ key: String, ifBody body: Data) {
-        entries.withLock { entries in
-            if entries[key]?.body == body { entries[key] = nil }
         }
     }
 }

@@ -41,6 +41,10 @@ struct LibraryIndex: AsyncParsableCommand {
             store: store, processor: ImageProcessor(concurrency: concurrency), concurrency: concurrency)
         let printer = ProgressPrinter(isTerminal: isatty(STDERR_FILENO) == 1)
         let folder = folder
+        // The handlers go in before the work starts: a signal that came after the first progress line but
+        // before them would be ignored (the handlers ignore the default action first), and the run go on.
+        let stop = CancelLater<Result<IndexSummary, LibraryError>>()
+        let signals = StopOnSignal { stop.cancel() }
         let indexing = Task { () async -> Result<IndexSummary, LibraryError> in
             do throws(LibraryError) {
                 return .success(try await indexer.index(folder: folder) { printer.show($0) })
@@ -48,7 +52,7 @@ struct LibraryIndex: AsyncParsableCommand {
                 return .failure(error)
             }
         }
-        let signals = StopOnSignal { indexing.cancel() }
+        stop.set(indexing)
         let result = await indexing.value
         signals.stop()
         printer.finish()
@@ -196,6 +200,26 @@ final class ProgressPrinter: Sendable {
         } else {
             Terminal.error(text + "\n")
         }
+    }
+}
+
+/// A task that may be asked to stop before it exists: it is cancelled as soon as it is set.
+final class CancelLater<Success: Sendable>: Sendable {
+    private let state = Mutex<(task: Task<Success, Never>?, cancelled: Bool)>((nil, false))
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }?.cancel()
+    }
+
+    func set(_ task: Task<Success, Never>) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
     }
 }
 

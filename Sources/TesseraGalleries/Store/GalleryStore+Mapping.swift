@@ -4,12 +4,6 @@ import TesseraCore
 
 /// Rows to API values.
 extension GalleryStore {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     static func summary(_ record: GalleryRecord, _ db: Database, linker: any ImageLinking) throws -> Gallery {
         let items = GalleryItemRecord.inGallery(record.id)
         let count = try items.fetchCount(db)

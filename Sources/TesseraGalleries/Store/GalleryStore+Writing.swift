@@ -70,12 +70,7 @@ extension GalleryStore {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         if let index, index < 0 { throw .invalidIndex(index) }
-        let itemJSON: String
-        do {
-            itemJSON = String(decoding: try Self.encoder.encode(image.item), as: UTF8.self)
-        } catch {
-            throw .invalidItem("The item could not be stored: \(error)")
-        }
+        let itemJSON = try image.itemJSON()
         let time = now()
         let record = GalleryItemRecord(
             id: GalleryItemID.random().rawValue, galleryId: id.rawValue, position: 0, item: itemJSON,

@@ -73,6 +73,23 @@ public struct NewGalleryImage: Sendable, Hashable {
     }
 }
 
+extension NewGalleryImage {
+    /// The item as both engines keep it: JSON with sorted keys, so equal items are equal text.
+    public func itemJSON() throws(GalleryError) -> String {
+        do {
+            return String(decoding: try Self.encoder.encode(item), as: UTF8.self)
+        } catch {
+            throw .invalidItem("The item could not be stored: \(error)")
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
 /// A gallery item's stored copy: the hash naming its file and its MIME type.
 public struct StoredImage: Sendable, Hashable {
     public var hash: String

@@ -4,12 +4,6 @@ import TesseraCore
 import TesseraGalleries
 
 extension PostgresGalleryStore {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     // MARK: - Galleries
 
     public func create(name rawName: String) async throws(GalleryError) -> Gallery {
@@ -78,12 +72,7 @@ extension PostgresGalleryStore {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         if let index, index < 0 { throw .invalidIndex(index) }
-        let itemJSON: String
-        do {
-            itemJSON = String(decoding: try Self.encoder.encode(image.item), as: UTF8.self)
-        } catch {
-            throw .invalidItem("The item could not be stored: \(error)")
-        }
+        let itemJSON = try image.itemJSON()
         let time = now()
         let itemID = GalleryItemID.random()
         let linker = linker
