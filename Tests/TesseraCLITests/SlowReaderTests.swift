@@ -71,7 +71,9 @@ struct SlowReaderTests {
         let pid = server.child.process.processIdentifier
         let exportSize = 4 * image.count
 
-        // When a client reads the export at 1 KB/s for eight seconds.
+        // When a client reads the export at 1 KB/s for eight seconds (the server warmed up first: the first
+        // health check starts its readiness thread, which is no part of the answer's cost).
+        #expect(try await api.send("GET", "/api/health").status == 200)
         let before = try Self.residentBytes(pid)
         let slow = try SlowSocket(port: server.port)
         defer { slow.close() }
@@ -86,8 +88,10 @@ struct SlowReaderTests {
             peak = max(peak, try Self.residentBytes(pid))
         }
         #expect(received.count < 64 * 1024, "the reader took only what it read")
+        // Buffering the answer grows it by more than the export (66 MB for this 64 MB one, seen); streaming
+        // with backpressure by a few MB, plus what the allocator keeps on a busy machine.
         #expect(
-            peak - before < exportSize / 8,
+            peak - before < exportSize / 4,
             "resident memory grew \(peak - before) bytes while \(exportSize) bytes were being sent")
 
         // And read to the end at full speed, the ZIP is whole: every image, byte for byte.
