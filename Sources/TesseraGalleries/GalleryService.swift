@@ -93,16 +93,24 @@ public final class GalleryService: Sendable {
                 // No gallery has this id: it may still be a name.
             }
         }
+        var matches = Self.named(text, in: try await store.list(deleted: false))
+        if matches.isEmpty { matches = Self.named(text, in: try await store.list(deleted: true)) }
+        return try Self.one(of: matches, named: text)
+    }
+
+    /// The galleries among `galleries` that `text` names: exact but for case and surrounding spaces. With
+    /// `one(of:named:)`, what a name means here and in the CLI's `--server` form, which asks a server.
+    public static func named(_ text: String, in galleries: [Gallery]) -> [Gallery] {
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        func named(_ galleries: [Gallery]) -> [Gallery] {
-            galleries.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-        }
-        var matches = named(try await store.list(deleted: false))
-        if matches.isEmpty { matches = named(try await store.list(deleted: true)) }
+        return galleries.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// The one gallery of `matches` (from `named(_:in:)`), else `galleryNotFound(text)` or `ambiguousName`.
+    public static func one(of matches: [Gallery], named text: String) throws(GalleryError) -> Gallery {
         switch matches.count {
         case 0: throw .galleryNotFound(text)
         case 1: return matches[0]
-        default: throw .ambiguousName(name, candidates: matches)
+        default: throw .ambiguousName(text.trimmingCharacters(in: .whitespacesAndNewlines), candidates: matches)
         }
     }
 

@@ -16,8 +16,8 @@ extension Remote {
         try local(try await run { () async throws(TesseraClientError) in try await client.createGallery(named: name) })
     }
 
-    /// The gallery `argument` names, found as `GalleryService.find` finds it: an id, else a name (any case)
-    /// among the galleries, else among Recently deleted; its failures said as locally.
+    /// The gallery `argument` names, found as `GalleryService.find` finds it (an id, else a name by
+    /// `GalleryService.named`); its failures said as locally.
     static func find(_ argument: String, on client: TesseraClient) async throws -> TesseraGalleries.Gallery {
         if TesseraGalleries.GalleryID(argument) != nil {
             let found: Result<ClientGallery, TesseraClientError>
@@ -36,16 +36,16 @@ extension Remote {
                 throw exitCode(for: error)
             }
         }
-        let name = argument.trimmingCharacters(in: .whitespacesAndNewlines)
-        func named(_ galleries: [TesseraGalleries.Gallery]) -> [TesseraGalleries.Gallery] {
-            galleries.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        var matches = TesseraGalleries.GalleryService.named(
+            argument, in: try await galleries(deleted: false, on: client))
+        if matches.isEmpty {
+            matches = TesseraGalleries.GalleryService.named(
+                argument, in: try await galleries(deleted: true, on: client))
         }
-        var matches = named(try await galleries(deleted: false, on: client))
-        if matches.isEmpty { matches = named(try await galleries(deleted: true, on: client)) }
-        switch matches.count {
-        case 0: throw GalleryCLI.findFailure(argument, .galleryNotFound(argument))
-        case 1: return matches[0]
-        default: throw GalleryCLI.findFailure(argument, .ambiguousName(name, candidates: matches))
+        do throws(TesseraGalleries.GalleryError) {
+            return try TesseraGalleries.GalleryService.one(of: matches, named: argument)
+        } catch {
+            throw GalleryCLI.findFailure(argument, error)
         }
     }
 
