@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Synchronization
+import TesseraTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -153,16 +154,7 @@ struct Connection {
             Glibc.close(descriptor)
             return nil
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 || errno == EINPROGRESS else {
+        guard LoopbackSocket.connect(descriptor, toPort: port) == 0 || errno == EINPROGRESS else {
             Glibc.close(descriptor)
             return nil
         }

@@ -41,6 +41,21 @@ public struct LoopbackSocket: Sendable {
         return socket.port
     }
 
+    /// Connects `descriptor` to `port` on 127.0.0.1 and returns what `connect` does: 0, or -1 with `errno` set
+    /// (on a non-blocking socket, `EINPROGRESS` while the connection is under way). Options that must apply
+    /// from the start (a small receive buffer, a source address) go on the socket before.
+    public static func connect(_ descriptor: Int32, toPort port: Int) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+
     public func close() {
         _ = Glibc.close(descriptor)
     }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import TesseraGalleries
+import TesseraTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -176,16 +177,7 @@ final class SlowSocket: Sendable {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var size: Int32 = 4096
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard LoopbackSocket.connect(descriptor, toPort: port) == 0 else {
             Glibc.close(descriptor)
             throw Failure(description: "connect: \(errno)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraClient
+import TesseraTestSupport
 import Testing
 
 /// What a person sees when the server is not there or wants another token.
@@ -7,7 +8,7 @@ import Testing
 struct ConnectionClientTests {
     @Test func anUnreachableServerSaysSoWithItsAddress() async throws {
         // A port that was free a moment ago: nothing listens there.
-        let port = try freePort()
+        let port = try LoopbackSocket.freePort()
         let server = URL(string: "http://127.0.0.1:\(port)")!
         let client = TesseraClient(serverURL: server)
         let error = await clientError { () async throws(TesseraClientError) in try await client.search("fox") }
@@ -63,22 +64,4 @@ struct ConnectionClientTests {
             #expect(sections == 1)
         }
     }
-}
-
-/// A loopback port nothing listens on (bound, read, closed).
-func freePort() throws -> Int {
-    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-        }
-    }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

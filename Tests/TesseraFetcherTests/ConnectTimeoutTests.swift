@@ -35,20 +35,12 @@ struct FullListener {
     init() throws {
         let server = try LoopbackSocket()
         guard listen(server.descriptor, 0) == 0 else { throw LoopbackSocket.Failure(description: "listen: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
         // Fill the queue: connections the listener never accepts.
         var clients: [Int32] = []
         for _ in 0..<3 {
             let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            _ = LoopbackSocket.connect(client, toPort: server.port)
             clients.append(client)
         }
         port = server.port
