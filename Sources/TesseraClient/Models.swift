@@ -117,7 +117,7 @@ public struct SourceInfo: Sendable, Hashable, Codable, Identifiable {
     public var reason: String?
 }
 
-/// A gallery id (`g_…`).
+/// A gallery id (`g_…`). Encoded as its string (RawRepresentable's own Codable).
 public struct GalleryID: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
@@ -125,11 +125,6 @@ public struct GalleryID: RawRepresentable, Sendable, Hashable, Codable, Expressi
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
     public var description: String { rawValue }
 }
 
@@ -141,11 +136,6 @@ public struct GalleryItemID: RawRepresentable, Sendable, Hashable, Codable, Expr
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
     public var description: String { rawValue }
 }
 
