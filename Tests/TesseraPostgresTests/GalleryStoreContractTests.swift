@@ -88,6 +88,39 @@ struct GalleryStoreContractTests {
         }
     }
 
+    /// A list gives every gallery its own item count and its first item's thumbnail as the cover, however
+    /// many galleries it holds; an empty gallery has no cover.
+    @Test(arguments: Engine.allCases)
+    func aListGivesEachGalleryItsCountAndCover(engine: Engine) async throws {
+        try await withStore(engine) { store in
+            let empty = try await store.create(name: "Empty")
+            let one = try await store.create(name: "One")
+            let three = try await store.create(name: "Three")
+            let hashes = ["d", "e", "f", "0"].map { String(repeating: $0, count: 64) }
+            _ = try await store.add(Self.image(0, hash: hashes[0]), to: one.id, at: nil, ifRevision: nil)
+            var items: [GalleryItemID] = []
+            for number in 1...3 {
+                items.append(
+                    try await store.add(
+                        Self.image(number, hash: hashes[number]), to: three.id, at: nil, ifRevision: nil
+                    )
+                    .item.id)
+            }
+            // The last item moved to the front becomes the cover.
+            _ = try await store.move(items[2], in: three.id, to: 0, ifRevision: nil)
+            let listed = Dictionary(
+                uniqueKeysWithValues: try await store.list(deleted: false).map { ($0.id, $0) })
+            #expect(listed.count == 3)
+            #expect(listed[empty.id]?.itemCount == 0 && listed[empty.id]?.cover == nil)
+            #expect(listed[one.id]?.itemCount == 1)
+            #expect(listed[one.id]?.cover?.url.contains(hashes[0]) == true, "\(String(describing: listed[one.id]))")
+            #expect(listed[three.id]?.itemCount == 3)
+            #expect(listed[three.id]?.cover?.url.contains(hashes[3]) == true, "\(String(describing: listed[three.id]))")
+            let alone = try await store.gallery(three.id, items: false)
+            #expect(alone.itemCount == 3 && alone.cover == listed[three.id]?.cover)
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func ifMatchRefusesAStaleRevisionAndChangesNothing(engine: Engine) async throws {
         try await withStore(engine) { store in

@@ -15,9 +15,7 @@ extension PostgresGalleryStore {
                     : connection.query(
                         "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NULL ORDER BY updated_at DESC, created_at DESC",
                         logger: .quiet))
-            var galleries: [Gallery] = []
-            for row in rows { galleries.append(try await Self.summary(row, connection, linker: linker)) }
-            return galleries
+            return try await Self.summaries(rows, connection, linker: linker)
         }
     }
 
@@ -108,25 +106,42 @@ extension PostgresGalleryStore {
         return row
     }
 
+    /// Each gallery of `rows` with its item count and cover, in `rows`' order: two queries however many
+    /// galleries there are (a list of galleries is not one round trip per gallery).
+    static func summaries(_ rows: [GalleryRow], _ connection: PostgresConnection, linker: any ImageLinking)
+        async throws -> [Gallery]
+    {
+        guard !rows.isEmpty else { return [] }
+        let ids = rows.map(\.id)
+        var counts: [String: Int] = [:]
+        for try await (id, count) in try await connection.query(
+            "SELECT gallery_id, count(*) FROM gallery_item WHERE gallery_id = ANY(\(ids)) GROUP BY gallery_id",
+            logger: .quiet
+        ).decode((String, Int).self) {
+            counts[id] = count
+        }
+        let firsts = try await GalleryItemRow.all(
+            connection.query(
+                """
+                SELECT DISTINCT ON (gallery_id) \(unescaped: GalleryItemRow.columns) FROM gallery_item
+                WHERE gallery_id = ANY(\(ids)) ORDER BY gallery_id, position
+                """,
+                logger: .quiet))
+        let covers = Dictionary(uniqueKeysWithValues: firsts.map { ($0.galleryID, $0) })
+        return rows.map { row in
+            Gallery(
+                id: GalleryID(unchecked: row.id), name: row.name, itemCount: counts[row.id] ?? 0,
+                cover: covers[row.id].map { refs($0, linker: linker).thumbnail },
+                createdAt: Timestamp.text(row.createdAt), updatedAt: Timestamp.text(row.updatedAt),
+                deletedAt: row.deletedAt.map(Timestamp.text), revision: row.revision)
+        }
+    }
+
+    /// One gallery's summary (`summaries` of one row).
     static func summary(_ row: GalleryRow, _ connection: PostgresConnection, linker: any ImageLinking) async throws
         -> Gallery
     {
-        var count = 0
-        for try await value in try await connection.query(
-            "SELECT count(*) FROM gallery_item WHERE gallery_id = \(row.id)", logger: .quiet
-        ).decode(Int.self) {
-            count = value
-        }
-        let first = try await GalleryItemRow.all(
-            connection.query(
-                "SELECT \(unescaped: GalleryItemRow.columns) FROM gallery_item WHERE gallery_id = \(row.id) ORDER BY position LIMIT 1",
-                logger: .quiet)
-        ).first
-        return Gallery(
-            id: GalleryID(unchecked: row.id), name: row.name, itemCount: count,
-            cover: first.map { refs($0, linker: linker).thumbnail },
-            createdAt: Timestamp.text(row.createdAt), updatedAt: Timestamp.text(row.updatedAt),
-            deletedAt: row.deletedAt.map(Timestamp.text), revision: row.revision)
+        try await summaries([row], connection, linker: linker)[0]
     }
 
     static func item(_ row: GalleryItemRow, linker: any ImageLinking) throws -> GalleryItem {
