@@ -101,6 +101,13 @@ struct GalleriesAPITests {
                     "/api/galleries", .post, #"{"name":"\#(String(repeating: "x", count: 101))"}"#, .badRequest,
                     "invalid_name"
                 ),
+                // 30 letters with 4 combining marks each: 30 characters to the eye, 150 code points to the contract.
+                (
+                    "/api/galleries", .post,
+                    #"{"name":"\#(String(repeating: "o\u{301}\u{302}\u{303}\u{304}", count: 30))"}"#,
+                    .badRequest, "invalid_name"
+                ),
+                ("/api/galleries", .post, "{\"name\":\" \\u001c\"}", .badRequest, "invalid_name"),
                 ("/api/galleries", .post, #"{"title":"x"}"#, .badRequest, "invalid_body"),
                 ("/api/galleries", .post, "not json", .badRequest, "invalid_body"),
                 ("/api/galleries", .post, #"{"name": 5}"#, .badRequest, "invalid_body"),

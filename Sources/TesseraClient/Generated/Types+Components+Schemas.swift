@@ -9,14 +9,14 @@ extension Components {
     internal enum Schemas {
         /// - Remark: Generated from `#/components/schemas/GalleryName`.
         internal struct GalleryName: Codable, Hashable, Sendable {
-            /// 1–100 characters once surrounding whitespace is trimmed, so not only whitespace.
+            /// 1–100 Unicode code points once surrounding whitespace is trimmed, so not only whitespace.
             ///
             /// - Remark: Generated from `#/components/schemas/GalleryName/name`.
             internal var name: Swift.String
             /// Creates a new `GalleryName`.
             ///
             /// - Parameters:
-            ///   - name: 1–100 characters once surrounding whitespace is trimmed, so not only whitespace.
+            ///   - name: 1–100 Unicode code points once surrounding whitespace is trimmed, so not only whitespace.
             internal init(name: Swift.String) {
                 self.name = name
             }

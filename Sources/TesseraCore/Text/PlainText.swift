@@ -92,12 +92,22 @@ public enum PlainText {
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing whitespace and newlines.
+    /// The text without leading and trailing whitespace and newlines, trimmed code point by code point so that
+    /// what is left starts and ends where the contract's `\S` (docs/openapi.yaml) says it does.
     public var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }),
-            let last = lastIndex(where: { !$0.isWhitespace })
+        let scalars = String(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.isTrimmedSpace }),
+            let last = scalars.lastIndex(where: { !$0.isTrimmedSpace })
         else { return "" }
-        return String(self[first...last])
+        return String(scalars[first...last])
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode's White_Space, plus the four separators U+001C–U+001F that Python's and so schemathesis's `\s`
+    /// also counts: trimming at least everything a schema regex calls space keeps the server no looser than it.
+    fileprivate var isTrimmedSpace: Bool {
+        properties.isWhitespace || (0x1C...0x1F).contains(value)
     }
 }
 

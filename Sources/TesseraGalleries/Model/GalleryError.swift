@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import TesseraFetcher
 import TesseraImageProcessing
 import TesseraImageProxy
@@ -98,11 +99,15 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A gallery name: trimmed, 1–100 characters.
+/// A gallery name: trimmed, 1–100 Unicode code points.
 public enum GalleryName {
+    public static let maxLength = 100
+
     public static func validated(_ raw: String) throws(GalleryError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(name.count) else { throw .invalidName }
+        let name = raw.trimmingWhitespace
+        // Code points, as JSON Schema counts the contract's length (docs/openapi.yaml) and as `q` is counted:
+        // counting what Swift calls characters let 100 letters with a pile of combining marks on each through.
+        guard (1...maxLength).contains(name.unicodeScalars.count) else { throw .invalidName }
         return name
     }
 }

@@ -8,7 +8,9 @@ export const MAX_NAME = 100;
 export function nameProblem(value) {
     const name = value.trim();
     if (!name) return 'Give the gallery a name.';
-    if (name.length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${name.length}.`;
+    // Code points, as the server counts them ([...s] walks code points; .length counts UTF-16 halves).
+    const length = [...name].length;
+    if (length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${length}.`;
     return null;
 }
 
