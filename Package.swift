@@ -128,6 +128,7 @@ let package = Package(
             name: "TesseraPostgres",
             dependencies: [
                 "TesseraCore",
+                "TesseraStorage",
                 "TesseraImageProxy",
                 "TesseraGalleries",
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -4,6 +4,7 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 import TesseraCore
+import TesseraStorage
 
 /// The PostgreSQL database several Tessera servers share: a pool of connections (`PostgresClient`) and the
 /// schema's migrations, run once at start under an advisory lock.
@@ -22,10 +23,15 @@ public final class PostgresAppDatabase: Service, Sendable {
     /// reconnect to a database that went away, and a request must not wait for that forever.
     public let queryTimeout: Duration
     let logger: Logger
+    let poolSize: Int
+    /// Pooled connections held by a `withConnection` now: one asked for while all are held has to wait.
+    private let held = Atomic<Int>(0)
+    let metrics: DatabaseMetrics
 
     /// Connects, migrates, and returns with the pool not yet running.
     public static func open(
-        _ url: PostgresURL, poolSize: Int, queryTimeout: Duration = .seconds(10), logger: Logger
+        _ url: PostgresURL, poolSize: Int, queryTimeout: Duration = .seconds(10),
+        metrics: DatabaseMetrics = .disabled, logger: Logger
     ) async throws(SharedDatabaseError) -> PostgresAppDatabase {
         do {
             _ = try await withSingleConnection(url, logger: logger) { connection in
@@ -34,13 +40,18 @@ public final class PostgresAppDatabase: Service, Sendable {
         } catch {
             throw SharedDatabaseError(error, server: url)
         }
-        return try PostgresAppDatabase(url: url, poolSize: poolSize, queryTimeout: queryTimeout, logger: logger)
+        return try PostgresAppDatabase(
+            url: url, poolSize: poolSize, queryTimeout: queryTimeout, metrics: metrics, logger: logger)
     }
 
-    private init(url: PostgresURL, poolSize: Int, queryTimeout: Duration, logger: Logger) throws(SharedDatabaseError) {
+    private init(
+        url: PostgresURL, poolSize: Int, queryTimeout: Duration, metrics: DatabaseMetrics, logger: Logger
+    ) throws(SharedDatabaseError) {
         self.url = url
         self.queryTimeout = queryTimeout
         self.logger = logger
+        self.poolSize = poolSize
+        self.metrics = metrics
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: try url.clientTLS())
@@ -61,16 +72,53 @@ public final class PostgresAppDatabase: Service, Sendable {
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let (client, url, logger) = (client, url, logger)
+        let (url, logger) = (url, logger)
         let pooled = poolState.load(ordering: .sequentiallyConsistent) == 1
         let seconds = Int(queryTimeout.components.seconds)
         return try await Self.mapping(url) {
             try await withDeadline(
                 .now + queryTimeout, timedOut: { SharedDatabaseError.query("no answer within \(seconds) seconds") }
             ) {
-                if pooled { return try await client.withConnection { try await body($0) } }
+                if pooled { return try await self.withPooledConnection(body) }
                 return try await Self.withSingleConnection(url, logger: logger, body)
             }
+        }
+    }
+
+    /// Runs `body` on a transaction of its own, counted in `metrics` as a write transaction.
+    public func withTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let metrics = metrics
+        return try await withConnection { connection in
+            let start = ContinuousClock.now
+            do {
+                let value = try await connection.withTransaction(logger: .quiet) { try await body($0) }
+                metrics.writeTransaction(took: ContinuousClock.now - start, committed: true)
+                return value
+            } catch {
+                metrics.writeTransaction(took: ContinuousClock.now - start, committed: false)
+                throw error
+            }
+        }
+    }
+
+    /// A checkout from the pool, counted: how long it took, whether every connection was held when asked
+    /// (postgres-nio keeps its pool's own figures to itself, so these are the checkouts this server made).
+    private func withPooledConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let metrics = metrics
+        let asked = ContinuousClock.now
+        let queued = held.load(ordering: .relaxed) >= poolSize
+        return try await client.withConnection { connection in
+            self.held.add(1, ordering: .relaxed)
+            metrics.connectionTaken(waited: ContinuousClock.now - asked, queued: queued)
+            defer {
+                self.held.subtract(1, ordering: .relaxed)
+                metrics.connectionReturned()
+            }
+            return try await body(connection)
         }
     }
 

@@ -2,7 +2,8 @@ import Metrics
 
 /// The database's figures for `/metrics`, behind calls any engine can make: SQLite's one writer reports
 /// through `AppDatabase.write`; a pooled engine (PostgreSQL) calls the same methods around its checkouts
-/// and transactions, so both fill the same series.
+/// and transactions, so both fill the same series, told apart by `engine` (`sqlite`, `postgresql`): a server
+/// on PostgreSQL still keeps its photo library's index in SQLite.
 ///
 /// - `tessera_db_pool_in_use`: connections held for a transaction now (SQLite: the writer, 0 or 1).
 /// - `tessera_db_pool_waits_total`: transactions that had to wait for a connection held by another.
@@ -17,15 +18,19 @@ public struct DatabaseMetrics: Sendable {
     private let failed: Counter
     private let transactionTime: Metrics.Timer
 
-    public init(factory: any MetricsFactory) {
-        inUse = Meter(label: "tessera_db_pool_in_use", factory: factory)
-        waits = Counter(label: "tessera_db_pool_waits_total", factory: factory)
-        waitTime = Metrics.Timer(label: "tessera_db_pool_wait_seconds", factory: factory)
+    public init(factory: any MetricsFactory, engine: String = "sqlite") {
+        let engine = [("engine", engine)]
+        inUse = Meter(label: "tessera_db_pool_in_use", dimensions: engine, factory: factory)
+        waits = Counter(label: "tessera_db_pool_waits_total", dimensions: engine, factory: factory)
+        waitTime = Metrics.Timer(label: "tessera_db_pool_wait_seconds", dimensions: engine, factory: factory)
         committed = Counter(
-            label: "tessera_db_write_transactions_total", dimensions: [("result", "committed")], factory: factory)
+            label: "tessera_db_write_transactions_total", dimensions: engine + [("result", "committed")],
+            factory: factory)
         failed = Counter(
-            label: "tessera_db_write_transactions_total", dimensions: [("result", "failed")], factory: factory)
-        transactionTime = Metrics.Timer(label: "tessera_db_write_transaction_seconds", factory: factory)
+            label: "tessera_db_write_transactions_total", dimensions: engine + [("result", "failed")],
+            factory: factory)
+        transactionTime = Metrics.Timer(
+            label: "tessera_db_write_transaction_seconds", dimensions: engine, factory: factory)
     }
 
     /// Counts nothing: databases opened outside an app (tests of one store, benchmarks).

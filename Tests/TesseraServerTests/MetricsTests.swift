@@ -46,11 +46,13 @@ struct MetricsTests {
             #expect(after.delta(before, "tessera_image_fetches_total", ["result": "ok"]) == 0)
             #expect(origin.totalHits == 0)
             // The create and the rename: two write transactions, one after the other, none waiting.
-            #expect(after.delta(before, "tessera_db_write_transactions_total", ["result": "committed"]) == 2)
-            #expect(after.delta(before, "tessera_db_write_transaction_seconds_count") == 2)
-            #expect(after.delta(before, "tessera_db_pool_wait_seconds_count") == 2)
-            #expect(after.delta(before, "tessera_db_pool_waits_total") == 0)
-            #expect(after.value("tessera_db_pool_in_use") == 0)
+            let sqlite = ["engine": "sqlite"]
+            let committed = sqlite.merging(["result": "committed"]) { $1 }
+            #expect(after.delta(before, "tessera_db_write_transactions_total", committed) == 2)
+            #expect(after.delta(before, "tessera_db_write_transaction_seconds_count", sqlite) == 2)
+            #expect(after.delta(before, "tessera_db_pool_wait_seconds_count", sqlite) == 2)
+            #expect(after.delta(before, "tessera_db_pool_waits_total", sqlite) == 0)
+            #expect(after.value("tessera_db_pool_in_use", sqlite) == 0)
 
             let health = ["route": "/api/health", "method": "GET"]
             #expect(after.delta(before, "tessera_http_requests_total", health.merging(["status": "200"]) { $1 }) == 3)
@@ -66,6 +68,34 @@ struct MetricsTests {
             // The first scrape is counted once it has answered, so the second one shows it.
             let scrapes = ["route": "/metrics", "method": "GET", "status": "200"]
             #expect(after.delta(before, "tessera_http_requests_total", scrapes) == 1)
+        }
+    }
+
+    /// On PostgreSQL the galleries' transactions and the pool's checkouts are counted under
+    /// `engine="postgresql"`, and SQLite (which keeps only the library index then) sees none of them.
+    @Test(.timeLimit(.minutes(2))) func thePostgreSQLPoolIsCounted() async throws {
+        try await Engine.postgres.withEnvironment { environment in
+            try await withTessera(StandInSet().list, extraEnvironment: environment) { client, _ in
+                let before = try await Self.scrape(client)
+                let gallery = try await GalleriesAPITests.create(client)
+                let renamed = try await client.execute(
+                    uri: "/api/galleries/\(gallery.id)", method: .patch, body: ByteBuffer(string: #"{"name":"Dunes"}"#))
+                #expect(renamed.status == .ok)
+                #expect(try await client.execute(uri: "/api/galleries", method: .get).status == .ok)
+                let after = try await Self.scrape(client)
+
+                let postgres = ["engine": "postgresql"]
+                let committed = ["result": "committed"]
+                #expect(
+                    after.delta(
+                        before, "tessera_db_write_transactions_total", postgres.merging(committed) { $1 }) == 2)
+                #expect(after.delta(before, "tessera_db_write_transaction_seconds_count", postgres) == 2)
+                // The two writes and the list's reads: each a checkout of its own.
+                #expect(after.delta(before, "tessera_db_pool_wait_seconds_count", postgres) >= 3)
+                #expect(after.value("tessera_db_pool_in_use", postgres) == 0)
+                let sqlite = ["engine": "sqlite", "result": "committed"]
+                #expect(after.delta(before, "tessera_db_write_transactions_total", sqlite) == 0)
+            }
         }
     }
 

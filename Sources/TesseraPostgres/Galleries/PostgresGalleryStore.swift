@@ -47,9 +47,7 @@ public final class PostgresGalleryStore: GalleryStoring {
         let onChange = onChange
         return try await Self.galleryErrors {
             try await self.writes.run {
-                let (value, change) = try await database.withConnection { connection in
-                    try await connection.withTransaction(logger: .quiet) { try await body($0) }
-                }
+                let (value, change) = try await database.withTransaction(body)
                 if let (id, change) = change { onChange(id, change) }
                 return value
             }

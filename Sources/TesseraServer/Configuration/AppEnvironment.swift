@@ -44,12 +44,14 @@ public struct AppEnvironment: Sendable {
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
     public static func live(_ configuration: AppConfiguration, logger: Logger) async throws -> AppEnvironment {
         // PostgreSQL first: a wrong URL or a database out of reach ends start-up before anything else is done.
-        var postgres: PostgresAppDatabase?
-        if let url = configuration.databaseURL {
-            postgres = try await PostgresAppDatabase.open(url, poolSize: configuration.databasePool, logger: logger)
-        }
         let registry = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory.tessera(registry)
+        var postgres: PostgresAppDatabase?
+        if let url = configuration.databaseURL {
+            postgres = try await PostgresAppDatabase.open(
+                url, poolSize: configuration.databasePool,
+                metrics: DatabaseMetrics(factory: metrics, engine: "postgresql"), logger: logger)
+        }
         let database = try AppDatabase.open(inDirectory: configuration.dataDirectory, metrics: metrics)
         let cache: any ResponseCacheStoring =
             postgres.map { PostgresResponseCache(database: $0, logger: logger) }
