@@ -9,6 +9,7 @@ import { searchURL } from './router.js';
 import { tile, skeletonTiles } from './tiles.js';
 import { TagFilter } from './tags.js';
 import { failureText } from './failures.js';
+import { rowControls } from './rowscroll.js';
 
 export class Results {
     constructor(catalog) {
@@ -196,7 +197,8 @@ export class Results {
             slot.querySelector('.count').textContent = `${count} results`;
             slot.querySelector('.section-head').append(
                 h('a', { href: searchURL({ q: this.query.q, scope: section.id }), 'data-nav': true,
-                    'aria-label': `See all ${section.title} results` }, 'See all'));
+                    'aria-label': `See all ${section.title} results` }, 'See all'),
+                rowControls(strip, section.title));
             this.updateSummary();
         };
         const finish = () => {

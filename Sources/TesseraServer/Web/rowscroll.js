@@ -1,0 +1,70 @@
+// Moving the horizontally scrolling rows of "All" without a trackpad: previous/next buttons (shown where a
+// mouse is the pointer; a touch screen swipes), and a vertical wheel over a row moving it sideways.
+//
+// The wheel follows the browser's own rule for nested scrollers, latching: a run of wheel events (no pause
+// longer than LATCH_MS) moves whatever it started over. A run that starts over a row that can move that way
+// moves the row; one that starts elsewhere, or over a row already at that end, scrolls the page, and keeps
+// doing so when rows pass under the pointer. So scrolling down the page never gets caught by a row.
+import { h } from './dom.js';
+
+const LATCH_MS = 250;
+const latch = { row: null, until: 0, starting: false };
+
+function canMove(row, direction) {
+    const end = row.scrollWidth - row.clientWidth;
+    return direction > 0 ? row.scrollLeft < end - 1 : row.scrollLeft > 1;
+}
+
+/** Wheel pixels, whatever unit the event counts in (lines, pages). */
+function pixels(event, row) {
+    if (event.deltaMode === WheelEvent.DOM_DELTA_LINE) return event.deltaY * 40;
+    if (event.deltaMode === WheelEvent.DOM_DELTA_PAGE) return event.deltaY * row.clientWidth;
+    return event.deltaY;
+}
+
+// Every wheel event ends or extends the current run, wherever it happens, so a run over the page is known.
+addEventListener('wheel', (event) => {
+    latch.starting = event.timeStamp > latch.until;
+    if (latch.starting) latch.row = null;
+    latch.until = event.timeStamp + LATCH_MS;
+}, { capture: true, passive: true });
+
+/**
+ * Gives `row` (a `.strip`) its wheel handling and returns its previous/next buttons, labelled with `title`
+ * (the section's name), disabled at the row's ends.
+ */
+export function rowControls(row, title) {
+    const previous = h('button', { type: 'button', class: 'row-nav', 'aria-label': `Previous ${title} results` },
+        '‹');
+    const next = h('button', { type: 'button', class: 'row-nav', 'aria-label': `Next ${title} results` }, '›');
+    // A screenful less one tile, so the last tile seen stays in view as a landmark.
+    const page = () => {
+        const tile = row.querySelector('.tile');
+        return Math.max(row.clientWidth - (tile?.offsetWidth ?? 0), tile?.offsetWidth ?? 1);
+    };
+    previous.addEventListener('click', () => row.scrollBy({ left: -page(), behavior: 'smooth' }));
+    next.addEventListener('click', () => row.scrollBy({ left: page(), behavior: 'smooth' }));
+    const update = () => {
+        previous.disabled = !canMove(row, -1);
+        next.disabled = !canMove(row, 1);
+    };
+    row.addEventListener('scroll', update, { passive: true });
+    new ResizeObserver(update).observe(row);
+    new MutationObserver(update).observe(row, { childList: true });
+    update();
+
+    row.addEventListener('wheel', (event) => {
+        // Pinch-zoom, a sideways gesture (the browser moves the row itself) or Shift (it does too).
+        if (event.ctrlKey || event.shiftKey || Math.abs(event.deltaX) >= Math.abs(event.deltaY)) return;
+        // Not cancelable: the browser has scrolled the page already, and the page moving is what put this row
+        // under the pointer (Chromium hit-tests a wheel it did not wait for after scrolling).
+        if (!event.cancelable) return;
+        const direction = Math.sign(event.deltaY);
+        // The window's capture listener above has run first, so `starting` is about this very event.
+        if (latch.starting && canMove(row, direction)) latch.row = row;
+        if (latch.row !== row) return;
+        event.preventDefault();
+        row.scrollBy({ left: pixels(event, row) });
+    }, { passive: false });
+    return h('span', { class: 'row-navs' }, previous, next);
+}

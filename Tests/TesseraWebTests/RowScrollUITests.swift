@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// The rows of "All" on a desktop: previous/next buttons, and a mouse wheel that moves a row sideways when a
+/// run of turns starts over it, without ever catching a page scroll that passes over rows.
+@Suite("Rows in a browser", .chromedriver, .serialized)
+struct RowScrollUITests {
+    private static let firstRow = "#results section[data-section] .strip"
+
+    private static func scrollLeft(_ browser: Browser, _ css: String = firstRow) async throws -> Double {
+        try await browser.execute("return document.querySelector(arguments[0]).scrollLeft", [.string(css)]).double
+            ?? -1
+    }
+
+    private static func pageY(_ browser: Browser) async throws -> Double {
+        try await browser.execute("return scrollY").double ?? -1
+    }
+
+    private static func openAll(_ browser: Browser, _ app: WebApp) async throws {
+        try await browser.open(app, "/search?q=dog&scope=all")
+        try await browser.waitUntil("every section to settle", timeout: .seconds(20)) {
+            let sections = try await browser.sections()
+            return !sections.isEmpty && sections.allSatisfy { !$0.pending }
+        }
+    }
+
+    @Test func previousAndNextMoveARowAPageAtATime() async throws {
+        try await WebApp.run { app in
+            try await withBrowser(width: 1280, height: 800, mobile: false) { browser in
+                try await Self.openAll(browser, app)
+                let previous = try await browser.waitFor("#results section .row-nav[aria-label^='Previous']")
+                let next = try await browser.waitFor("#results section .row-nav[aria-label^='Next']")
+                #expect(try await next.attribute("aria-label") == "Next Pixabay results")
+                #expect(try await previous.property("disabled").bool == true, "at the start there is no previous")
+                #expect(try await next.property("disabled").bool == false)
+                let width =
+                    try await browser.execute(
+                        "return document.querySelector(arguments[0]).clientWidth", [.string(Self.firstRow)]
+                    ).double ?? 0
+
+                try await next.click()
+                try await browser.waitUntil("the row to move a page") {
+                    try await Self.scrollLeft(browser) > width / 2
+                }
+                try await browser.waitUntil("previous to be enabled") {
+                    try await previous.property("disabled").bool == false
+                }
+                try await previous.click()
+                try await browser.waitUntil("the row back at its start") {
+                    try await Self.scrollLeft(browser) == 0
+                }
+                #expect(try await Self.pageY(browser) == 0, "the buttons move the row, not the page")
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func aWheelRunStartingOverARowMovesTheRowAndOneStartingElsewhereThePage() async throws {
+        try await WebApp.run { app in
+            try await withBrowser(width: 1280, height: 800, mobile: false) { browser in
+                try await Self.openAll(browser, app)
+                let row = try #require(try await browser.find(Self.firstRow))
+                let tile = try #require(try await browser.find(Self.firstRow + " .tile"))
+
+                try await browser.wheel(on: tile, deltaY: 300)
+                try await browser.waitUntil("the row to move sideways") { try await Self.scrollLeft(browser) > 0 }
+                #expect(try await Self.pageY(browser) == 0, "the page stays where it was")
+
+                // A new run (the latch lets go after a quarter second without turns) that starts over the
+                // summary line, above the rows, and goes on over a row: the page scrolls, the row stays.
+                try await Task.sleep(for: .seconds(1))
+                _ = try await browser.execute(
+                    "document.querySelector(arguments[0]).scrollLeft = 0", [.string(Self.firstRow)])
+                let summary = try await browser.waitFor("#summary")
+                try await browser.wheelRun([(summary, 100), (row, 100), (row, 100)])
+                try await browser.waitUntil("the page to scroll") { try await Self.pageY(browser) > 0 }
+                #expect(try await Self.scrollLeft(browser) == 0, "a page scroll passing over a row does not move it")
+
+                // A run over a row already at its start, turning up, scrolls the page back up.
+                try await Task.sleep(for: .seconds(1))
+                let scrolled = try await Self.pageY(browser)
+                let visibleRow = try #require(try await browser.find(Self.firstRow))
+                try await browser.wheel(on: visibleRow, deltaY: -100)
+                try await browser.waitUntil("the page to scroll up") { try await Self.pageY(browser) < scrolled }
+                #expect(try await Self.scrollLeft(browser) == 0)
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    @Test func aPhoneSwipesAndShowsNoButtons() async throws {
+        try await WebApp.run { app in
+            try await withBrowser(width: 390, height: 844, mobile: true) { browser in
+                try await Self.openAll(browser, app)
+                let navs = try await browser.waitFor("#results section .row-navs")
+                #expect(try await navs.cssValue("display") == "none")
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+}
