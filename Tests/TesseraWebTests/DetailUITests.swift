@@ -98,7 +98,7 @@ struct DetailUITests {
                 let labels = try await browser.execute(
                     "return [...document.querySelectorAll('#metadata-list dt')].map(d => d.textContent)",
                     as: [String].self)
-                for label in ["Title", "Creator", "Licence", "Source", "ID", "Views", "Downloads", "Likes"] {
+                for label in ["Title", "Creator", "Licence", "Service", "ID", "Views", "Downloads", "Likes"] {
                     #expect(labels.contains(label), "\(label) in \(labels)")
                 }
                 try await browser.pressKeys(Key.escape)

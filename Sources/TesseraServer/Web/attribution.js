@@ -33,3 +33,38 @@ export function isWebURL(url) {
         return false;
     }
 }
+
+const CC_TERMS = {
+    nc: 'not for commercial purposes',
+    nd: 'only as it is, unchanged',
+    sa: 'changed versions under this same licence',
+};
+
+/**
+ * What the licence lets a person do, in one sentence. Read from the licence's address (Creative Commons
+ * codes such as `by-nc-sa`) or its name; a licence this does not know is named, not guessed at.
+ */
+export function licenseSentence(license) {
+    const name = license?.name ?? '';
+    const url = license?.url ?? '';
+    if (!name && !url) return 'The service does not say how this may be used: ask the creator before reusing it.';
+    if (/publicdomain\/zero/.test(url) || /\bCC0\b/i.test(name)) {
+        return 'No rights reserved: use it for anything, commercial use too, with no credit required.';
+    }
+    if (/publicdomain\/mark/.test(url) || /public domain/i.test(name)) {
+        return 'In the public domain: free of known copyright, so use it for anything.';
+    }
+    const code = url.match(/creativecommons\.org\/licenses\/([a-z-]+)\//)?.[1]
+        ?? name.match(/\bCC (BY(?:-(?:NC|ND|SA))*)\b/i)?.[1]?.toLowerCase();
+    if (code?.startsWith('by')) {
+        const terms = code.split('-').slice(1).map((term) => CC_TERMS[term]).filter(Boolean);
+        const rest = terms.length ? `, ${terms.join(', ')}` : ', commercial use and changes allowed';
+        return `Free to use with credit to the creator${rest}.`;
+    }
+    if (/pixabay/i.test(name)) {
+        return 'Free to use, commercial use too, with no credit required; not to be sold or shared as it is, ' +
+            'or used to suggest endorsement.';
+    }
+    if (/all rights reserved/i.test(name)) return 'All rights reserved: ask the creator before reusing it.';
+    return `Under “${name || url}”: read its terms before reusing it.`;
+}

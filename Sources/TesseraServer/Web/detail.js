@@ -1,8 +1,10 @@
 // The detail view: the preview with a spinner until it loads (the thumbnail, already cached, shows
-// meanwhile), the original on demand, zoom and pan, credits, actions, and the metadata sheet.
+// meanwhile), the original on demand, zoom and pan, previous/next through the results (buttons, arrow keys,
+// a swipe), credits, actions, the metadata sheet, and a page of its own for an item that is gone.
 import * as api from './api.js';
-import { $, $$, h, toast, copyText, formatNumber } from './dom.js';
+import { $, $$, h, toast, copyText } from './dom.js';
 import { attributionText, attributionHTML, isWebURL } from './attribution.js';
+import { renderInfo, clearInfo, metadataRows } from './detailinfo.js';
 import { Zoom } from './zoom.js';
 import { itemURL, nativeID } from './router.js';
 
@@ -12,11 +14,18 @@ const EXTENSIONS = {
 };
 
 export class Detail {
-    /** `onAddToGallery(item)` opens the gallery picker for the item shown. */
-    constructor(catalog, { onClose, onAddToGallery }) {
+    /**
+     * `onAddToGallery(item)` opens the gallery picker for the item shown; `neighbour(item, step)` is the
+     * result before (-1) or after (1) it as the results show them, or null; `onStep(item)` shows that one;
+     * `tagURL(tag)` is where a tag leads.
+     */
+    constructor(catalog, { onClose, onAddToGallery, neighbour, onStep, tagURL }) {
         this.catalog = catalog;
         this.onClose = onClose;
         this.onAddToGallery = onAddToGallery;
+        this.neighbour = neighbour;
+        this.onStep = onStep;
+        this.tagURL = tagURL;
         this.element = $('#detail');
         this.stage = $('#stage');
         this.image = $('#stage-image');
@@ -29,6 +38,9 @@ export class Detail {
         $('#zoom-in').addEventListener('click', () => this.zoom.zoomIn());
         $('#zoom-out').addEventListener('click', () => this.zoom.zoomOut());
         $('#zoom-reset').addEventListener('click', () => this.zoom.reset());
+        $('#detail-prev').addEventListener('click', () => this.step(-1));
+        $('#detail-next').addEventListener('click', () => this.step(1));
+        this.watchSwipes();
         this.element.addEventListener('click', (event) => {
             const button = event.target.closest('button[data-action]');
             if (!button) {
@@ -61,6 +73,14 @@ export class Detail {
         }
         this.menu.addEventListener('keydown', (event) => this.menuKey(event));
         this.element.addEventListener('keydown', (event) => {
+            if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+                // Zoomed in, the arrows pan (zoom.js); in the menu or a field they are theirs.
+                if (this.zoom.scale > 1 || !this.menu.hidden || event.target.closest('input, textarea')) return;
+                if (event.altKey || event.ctrlKey || event.metaKey) return;
+                event.preventDefault();
+                this.step(event.key === 'ArrowLeft' ? -1 : 1);
+                return;
+            }
             if (event.key !== 'Escape') return;
             event.preventDefault();
             if (!this.menu.hidden) this.hideMenu(true);
@@ -98,6 +118,53 @@ export class Detail {
         this.showError(message);
     }
 
+    /** The page for an address whose item the service no longer has (or never had). */
+    missing(source) {
+        this.item = null;
+        this.clearInfo();
+        this.spinner.hidden = true;
+        const title = this.catalog.sourceTitle(source);
+        $('#detail-title').textContent = 'Not found';
+        $('#detail-missing-text').textContent = title
+            ? `${title} no longer has this item, or the link to it is mistyped. It may have been removed by ` +
+                'the person who shared it.'
+            : 'There is no such item here: the link may be mistyped.';
+        this.element.classList.add('missing');
+        $('#detail-missing').hidden = false;
+        $('#detail-missing a').focus();
+    }
+
+    /** Shows the result before (-1) or after (1) the one shown, if there is one. */
+    step(direction) {
+        const next = this.item && this.neighbour?.(this.item, direction);
+        if (next) this.onStep?.(next);
+    }
+
+    /** A horizontal swipe on the unzoomed image steps through the results, like the arrow keys. */
+    watchSwipes() {
+        let start = null;
+        this.stage.addEventListener('pointerdown', (event) => {
+            start = event.pointerType === 'touch' && event.isPrimary && this.zoom.scale <= 1
+                ? { x: event.clientX, y: event.clientY, id: event.pointerId }
+                : null;
+        });
+        this.stage.addEventListener('pointerup', (event) => {
+            if (!start || event.pointerId !== start.id || this.zoom.scale > 1) return;
+            const dx = event.clientX - start.x;
+            const dy = event.clientY - start.y;
+            start = null;
+            if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) this.step(dx < 0 ? 1 : -1);
+        });
+        this.stage.addEventListener('pointercancel', () => { start = null; });
+    }
+
+    /** Shows or hides previous/next for what the results around the item are. */
+    showNeighbours(item) {
+        for (const [id, step] of [['#detail-prev', -1], ['#detail-next', 1]]) {
+            $(id).hidden = !(item && this.neighbour?.(item, step));
+        }
+    }
+
     /** Opens the view for an address, loading the item (a reload or a shared link). */
     async load(source, id) {
         const generation = ++this.generation;
@@ -113,6 +180,10 @@ export class Detail {
             if (generation === this.generation) this.render(item);
         } catch (error) {
             if (generation !== this.generation) return;
+            if (error.status === 404) {
+                this.missing(source);
+                return;
+            }
             this.spinner.hidden = true;
             $('#detail-title').textContent = 'Not available';
             this.showError(error.message);
@@ -141,9 +212,10 @@ export class Detail {
     }
 
     clearInfo() {
-        for (const id of ['#detail-creator', '#detail-license', '#detail-size', '#detail-page', '#detail-tags']) {
-            $(id).replaceChildren();
-        }
+        clearInfo();
+        this.element.classList.remove('missing');
+        $('#detail-missing').hidden = true;
+        this.showNeighbours(null);
         $$('#detail-actions button').forEach((button) => { button.disabled = true; });
     }
 
@@ -153,22 +225,10 @@ export class Detail {
         this.link = address;
         document.title = `${item.title} · Tessera`;
         $('#detail-title').textContent = item.title;
-        const link = (url, text) =>
-            (isWebURL(url) ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text) : text);
-        $('#detail-creator')
-            .replaceChildren(item.creator?.name ? link(item.creator.url, item.creator.name) : 'unknown');
-        $('#detail-license')
-            .replaceChildren(item.license?.name ? link(item.license.url, item.license.name) : 'not stated');
-        const full = item.full ?? item.preview ?? item.thumbnail;
-        $('#detail-size').textContent = [
-            full?.width && full?.height ? `${formatNumber(full.width)} × ${formatNumber(full.height)} px` : null,
-            this.catalog.sourceTitle(item.source),
-        ].filter(Boolean).join(' · ');
-        const page = $('#detail-page');
-        page.hidden = !isWebURL(item.pageURL);
-        page.textContent = `View on ${this.catalog.sourceTitle(item.source)}`;
-        if (isWebURL(item.pageURL)) page.href = item.pageURL;
-        $('#detail-tags').replaceChildren(...(item.tags ?? []).map((tag) => h('li', {}, tag)));
+        this.element.classList.remove('missing');
+        $('#detail-missing').hidden = true;
+        renderInfo(item, { catalog: this.catalog, tagURL: this.tagURL });
+        this.showNeighbours(source === item ? item : null);
         $$('#detail-actions button, #action-menu button').forEach((button) => { button.disabled = false; });
         $('#detail-actions [data-action="original"]').hidden = !item.full || item.full.url === item.preview?.url;
         this.menu.querySelector('[data-action="source-page"]').hidden = !isWebURL(item.pageURL);
@@ -268,18 +328,7 @@ export class Detail {
     }
 
     showMetadata(item) {
-        const full = item.full ?? item.preview;
-        const rows = [
-            ['Title', item.title],
-            ['Creator', item.creator?.name],
-            ['Licence', item.license?.name],
-            ['Source', this.catalog.sourceTitle(item.source)],
-            ['Kind', item.kind],
-            ['ID', item.id],
-            ['Size', full?.width && full?.height ? `${full.width} × ${full.height}` : null],
-            ['Tags', (item.tags ?? []).join(', ')],
-            ...(item.metadata ?? []).map((entry) => [entry.label, entry.value]),
-        ].filter(([, value]) => value);
+        const rows = metadataRows(item, this.catalog);
         $('#metadata-list')
             .replaceChildren(...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
         $('#metadata-sheet').showModal();

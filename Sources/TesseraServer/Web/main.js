@@ -74,7 +74,9 @@ async function start() {
         if (route.view === 'search') router.note(router.searchURL({ ...route, tag }));
     };
     picker = new GalleryPicker();
-    detail = new Detail(catalog, { onClose: closeDetail, onAddToGallery: (item) => picker.open(item) });
+    detail = new Detail(catalog, {
+        onClose: closeDetail, onAddToGallery: (item) => picker.open(item), neighbour, onStep: stepTo, tagURL,
+    });
     new GalleryPanel((id) => results.items.get(id));
     setupConfirm();
     for (const grid of [$('#results'), $('#gallery-grid')]) {
@@ -184,6 +186,35 @@ async function renderGallery(route) {
         return;
     }
     detail.show(storedItem(galleryItem), { source: galleryItem.item, link: router.galleryURL(route.id, route.item) });
+}
+
+/** The result shown before (-1) or after (1) `item` in the results (as filtered), with its link. */
+function neighbourLink(item, step) {
+    const links = [...document.querySelectorAll('#results .tile:not([hidden]) a[data-item]')];
+    const index = links.findIndex((link) => link.dataset.item === item.id);
+    return index < 0 ? null : links[index + step] ?? null;
+}
+
+function neighbour(item, step) {
+    const link = neighbourLink(item, step);
+    return link ? results.items.get(link.dataset.item) ?? null : null;
+}
+
+/** Previous/next in the detail view replaces the address, so Back still returns to the results. */
+function stepTo(item) {
+    const link = document.querySelector(`#results a[data-item="${CSS.escape(item.id)}"]`);
+    if (link) {
+        detail.returnFocus = link;
+        link.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+    router.go(router.itemURL(item), { replace: true, state: history.state });
+}
+
+/** A tag in the detail view filters the results it was opened from; elsewhere it is a search of its own. */
+function tagURL(tag) {
+    const route = router.current();
+    const fromResults = route.view === 'item' && history.state?.fromResults && results.query;
+    return fromResults ? router.searchURL({ ...results.query, tag }) : router.searchURL({ q: tag, scope: 'all' });
 }
 
 function closeDetail() {

@@ -15,7 +15,11 @@ export class Zoom {
             event.preventDefault();
             this.zoomAt(this.scale * Math.exp(-event.deltaY * 0.0015), this.point(event));
         }, { passive: false });
-        stage.addEventListener('dblclick', (event) => this.toggle(this.point(event)));
+        // A double tap is handled in `down`; Chromium then also fires a dblclick for it, which would undo it.
+        stage.addEventListener('dblclick', (event) => {
+            if (event.timeStamp - (this.tapToggled ?? -Infinity) < 800) return;
+            this.toggle(this.point(event));
+        });
         stage.addEventListener('pointerdown', (event) => this.down(event));
         stage.addEventListener('pointermove', (event) => this.move(event));
         for (const type of ['pointerup', 'pointercancel', 'pointerleave']) {
@@ -77,6 +81,7 @@ export class Zoom {
             const now = performance.now();
             if (event.pointerType === 'touch' && now - (this.lastTap ?? 0) < 300) {
                 this.toggle(this.last);
+                this.tapToggled = event.timeStamp;
                 this.lastTap = 0;
             } else {
                 this.lastTap = now;

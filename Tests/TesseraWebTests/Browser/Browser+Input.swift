@@ -45,6 +45,20 @@ extension Browser {
         try await perform(pointer("touch", on: element, [press(), hold, release()]))
     }
 
+    /// Two quick taps of a finger on the element's centre.
+    func doubleTap(on element: Element) async throws {
+        let gap: JSONValue = ["type": "pause", "duration": 60]
+        try await perform(pointer("touch", on: element, [press(), release(), gap, press(), release()]))
+    }
+
+    /// A finger put down on the element's centre, moved `dx` points sideways over a fifth of a second, lifted.
+    func swipe(on element: Element, dx: Int) async throws {
+        let move: JSONValue = [
+            "type": "pointerMove", "origin": "pointer", "x": JSONValue(dx), "y": 0, "duration": 200,
+        ]
+        try await perform(pointer("touch", on: element, [press(), move, release()]))
+    }
+
     /// Turns the mouse wheel over the element's centre; a positive `deltaY` scrolls down.
     func wheel(on element: Element, deltaY: Int) async throws {
         let scroll: JSONValue = [
