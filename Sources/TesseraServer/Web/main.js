@@ -296,6 +296,13 @@ scopePicker.addEventListener('change', () => {
 });
 scopePicker.addEventListener('blur', () => { if (scopePending) searchScope(); });
 
+// A tile's own "Add to gallery" button opens the picker for that result.
+document.addEventListener('click', (event) => {
+    const button = event.target.closest?.('button[data-add]');
+    const item = button && results.items.get(button.dataset.add);
+    if (item) picker.open(item);
+});
+
 // A result opens in the detail view over the results, which stay as they are underneath.
 document.addEventListener('click', (event) => {
     if (!router.isPlainClick(event)) return;

@@ -10,6 +10,7 @@ import { tile, skeletonTiles } from './tiles.js';
 import { TagFilter } from './tags.js';
 import { failureText } from './failures.js';
 import { rowControls } from './rowscroll.js';
+import { icon } from './icons.js';
 
 export class Results {
     constructor(catalog) {
@@ -244,7 +245,14 @@ export class Results {
         const tiles = fresh.map((item) => {
             this.items.set(item.id, item);
             this.owners.set(item.id, sectionID);
-            return tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
+            const element = tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
+            // A finger cannot drag a result to a gallery: every tile has the action itself. Out of the tab
+            // order (one stop per tile); the keyboard adds from the detail view.
+            element.append(h('button', {
+                type: 'button', class: 'tile-add', tabindex: '-1', 'data-add': item.id, title: 'Add to gallery',
+                'aria-label': `Add “${item.title}” to a gallery`,
+            }, icon('plus')));
+            return element;
         });
         list.append(...tiles);
         this.filter.add(fresh.filter((item) => !moved.has(item.id)));

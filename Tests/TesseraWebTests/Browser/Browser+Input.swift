@@ -45,6 +45,11 @@ extension Browser {
         try await perform(pointer("touch", on: element, [press(), hold, release()]))
     }
 
+    /// One tap of a finger on the element's centre.
+    func tap(on element: Element) async throws {
+        try await perform(pointer("touch", on: element, [press(), release()]))
+    }
+
     /// Two quick taps of a finger on the element's centre.
     func doubleTap(on element: Element) async throws {
         let gap: JSONValue = ["type": "pause", "duration": 60]
