@@ -153,7 +153,7 @@ struct DetailUITests {
                 try await browser.open(app, "/search?q=evil&scope=flickr")
                 try await browser.waitForTiles(atLeast: 1)
                 #expect(try await browser.tileTitles() == [hostile])
-                #expect(try await browser.text(of: "#results .tile .caption") == hostile)
+                #expect(try await browser.text(of: "#results .tile .caption-title") == hostile)
                 try await browser.waitFor("#results .tile a").click()
                 try await browser.waitUntil("the detail") { try await browser.text(of: "#detail-title") == hostile }
                 #expect(try await browser.text(of: "#detail-creator").contains("window.__pwned=2"))
@@ -271,13 +271,6 @@ struct DetailUITests {
             try await withBrowser(width: width, height: height, mobile: mobile) { browser in
                 try await browser.open(app, "/search?q=fox&scope=pixabay")
                 try await browser.waitForTiles(atLeast: 12)
-                let columns = try await browser.execute(
-                    """
-                    const tiles = [...document.querySelectorAll('#results .tile')];
-                    return tiles.filter(t => t.offsetTop === tiles[0].offsetTop).length
-                    """
-                ).int
-                #expect(columns == (mobile ? 3 : 6))
                 #expect(try await browser.execute("return innerWidth").int == width)
                 try await browser.saveScreenshot(named: "results-\(width)x\(height)")
 

@@ -199,23 +199,28 @@ struct SearchUITests {
                     "return [...document.querySelectorAll('#results .tile a')].map(a => a.dataset.item)",
                     as: [String].self)
                 #expect(try await browser.activeElement()?.attribute("data-item") == ids[1])
-                let columns =
-                    try await browser.execute(
-                        "return getComputedStyle(document.documentElement).getPropertyValue('--columns').trim()"
-                    ).string.flatMap { Int($0) } ?? 0
-                #expect(columns == 6, "six columns at 1280 px")
+                // Down: to the tile under this one's centre in the next row (rows are justified, not columns).
+                let centre = try await browser.execute(
+                    "const r = document.activeElement.getBoundingClientRect(); return [r.left + r.width / 2, r.bottom]",
+                    as: [Double].self)
                 try await browser.pressKeys(Key.down)
-                #expect(try await browser.activeElement()?.attribute("data-item") == ids[1 + columns])
+                let under = try await browser.execute(
+                    "const r = document.activeElement.getBoundingClientRect(); return [r.left, r.right, r.top]",
+                    as: [Double].self)
+                #expect(under[0] <= centre[0] && centre[0] <= under[1], "under the centre: \(under) \(centre)")
+                #expect(under[2] >= centre[1], "in the next row")
+                let active = try #require(try await browser.activeElement()?.attribute("data-item"))
+                let index = try #require(ids.firstIndex(of: active))
                 try await browser.pressKeys(Key.left)
-                #expect(try await browser.activeElement()?.attribute("data-item") == ids[columns])
+                #expect(try await browser.activeElement()?.attribute("data-item") == ids[index - 1])
 
                 try await browser.pressKeys(Key.enter)
                 try await browser.waitUntil("the detail view") { try await !browser.isHidden("#detail") }
-                #expect(try await browser.text(of: "#detail-title") == "fox \(columns + 1)")
+                #expect(try await browser.text(of: "#detail-title") == "fox \(index)")
                 try await browser.pressKeys(Key.escape)
                 try await browser.waitUntil("the results again") { try await browser.isHidden("#detail") }
                 #expect(
-                    try await browser.activeElement()?.attribute("data-item") == ids[columns],
+                    try await browser.activeElement()?.attribute("data-item") == ids[index - 1],
                     "focus returns to the tile")
                 #expect(try await browser.consoleErrorMessages() == [])
             }

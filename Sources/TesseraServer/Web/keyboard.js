@@ -1,5 +1,6 @@
-// Arrow keys move focus between result tiles: left and right to the neighbour, up and down a row (or to
-// the strip above or below in the sections of "All"), Home and End to the first and last. Enter opens.
+// Arrow keys move focus between result tiles: left and right to the neighbour, up and down to the tile under
+// or over it in the next row (or to the strip above or below in the sections of "All"), Home and End to the
+// first and last. Enter opens.
 
 export function enableGridKeys(container) {
     container.addEventListener('keydown', (event) => {
@@ -23,8 +24,7 @@ export function enableGridKeys(container) {
                 target = links[Math.min(index, links.length - 1)];
             }
         } else {
-            const columns = columnCount(tiles);
-            target = tiles[index + (event.key === 'ArrowDown' ? columns : -columns)];
+            target = below(tiles, index, event.key === 'ArrowDown' ? 1 : -1);
         }
         if (!target) return;
         event.preventDefault();
@@ -37,10 +37,26 @@ function visibleLinks(list) {
     return [...list.querySelectorAll('.tile:not([hidden]):not(.skeleton) > a')];
 }
 
-/** Tiles in the first row share its top edge. */
-function columnCount(links) {
-    if (links.length === 0) return 1;
-    const top = links[0].getBoundingClientRect().top;
-    const count = links.findIndex((link) => Math.abs(link.getBoundingClientRect().top - top) > 2);
-    return count < 0 ? links.length : count;
+/**
+ * The tile in the next row down (`direction` 1) or up (-1) under this one's centre, or else nearest to it:
+ * rows of justified tiles have no columns to count.
+ */
+function below(links, index, direction) {
+    const boxes = links.map((link) => link.getBoundingClientRect());
+    const here = boxes[index];
+    const centre = here.left + here.width / 2;
+    const tops = boxes.map((box) => box.top).filter((top) => (top - here.top) * direction > 2);
+    if (tops.length === 0) return null;
+    const row = direction > 0 ? Math.min(...tops) : Math.max(...tops);
+    let best = null;
+    let distance = Infinity;
+    boxes.forEach((box, i) => {
+        if (Math.abs(box.top - row) > 2) return;
+        const away = box.left <= centre && centre <= box.right ? 0 : Math.abs(box.left + box.width / 2 - centre);
+        if (away < distance) {
+            distance = away;
+            best = links[i];
+        }
+    });
+    return best;
 }

@@ -6,11 +6,14 @@
 import * as api from './api.js';
 import { $, h, formatNumber } from './dom.js';
 import { searchURL } from './router.js';
-import { tile, skeletonTiles } from './tiles.js';
+import { tile, skeletonTiles, applyShape } from './tiles.js';
 import { TagFilter } from './tags.js';
 import { failureText } from './failures.js';
 import { rowControls } from './rowscroll.js';
 import { icon } from './icons.js';
+
+/** Sections of the stores (iTunes): covers and icons of one shape each, in columns rather than rows. */
+const STORE_SCOPES = new Set(['movies', 'music', 'apps', 'books']);
 
 export class Results {
     constructor(catalog) {
@@ -73,8 +76,9 @@ export class Results {
         if (scope === 'all') {
             this.startSections(generation);
         } else {
-            this.grid = h('ul',
-                { class: 'tiles grid', role: 'list', 'aria-label': `Results for ${q}` }, skeletonTiles(12));
+            // Photos in justified rows, each in its own proportions; the stores' covers and icons in columns.
+            const layout = STORE_SCOPES.has(scope) ? 'tiles grid' : 'tiles grid justified';
+            this.grid = h('ul', { class: layout, role: 'list', 'aria-label': `Results for ${q}` }, skeletonTiles(12));
             this.showLayout();
             this.container.append(this.grid);
             this.summary.textContent = 'Searching…';
@@ -158,8 +162,8 @@ export class Results {
     startSections(generation) {
         const slots = new Map();
         for (const section of this.catalog.enabledSections) {
-            const strip = h('ul',
-                { class: 'tiles strip', role: 'list', 'aria-label': section.title }, skeletonTiles(6));
+            const layout = STORE_SCOPES.has(section.id) ? 'tiles strip' : 'tiles strip justified';
+            const strip = h('ul', { class: layout, role: 'list', 'aria-label': section.title }, skeletonTiles(6));
             const element = h('section', { class: 'section pending', 'data-section': section.id, 'aria-busy': 'true' },
                 h('div', { class: 'section-head' },
                     h('h2', {}, section.title),
@@ -246,6 +250,7 @@ export class Results {
             this.items.set(item.id, item);
             this.owners.set(item.id, sectionID);
             const element = tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
+            applyShape(element, item);
             // A finger cannot drag a result to a gallery: every tile has the action itself. Out of the tab
             // order (one stop per tile); the keyboard adds from the detail view.
             element.append(h('button', {

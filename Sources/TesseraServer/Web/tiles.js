@@ -18,16 +18,49 @@ export function tile(item, sourceTitle, options = {}) {
         })
         : h('span', { class: 'fallback' }, item.title);
     const size = item.full?.width && item.full?.height ? `${item.full.width} × ${item.full.height}` : null;
-    const meta = [item.creator?.name, sourceTitle, size].filter(Boolean).join(' · ');
+    const credit = [item.creator?.name, sourceTitle, item.license?.name].filter(Boolean).join(' · ');
+    const meta = [credit, size].filter(Boolean).join(' · ');
     const element = h('li', { class: 'tile', role: 'listitem', 'data-id': id },
         h('a', { href, ...link },
             h('span', { class: 'thumb' }, picture),
             h('span', { class: 'row-text' },
                 h('span', { class: 'title' }, item.title),
                 h('span', { class: 'meta' }, meta))),
-        h('span', { class: 'caption', 'aria-hidden': 'true' }, item.title));
+        h('span', { class: 'caption', 'aria-hidden': 'true' },
+            h('span', { class: 'caption-title' }, item.title),
+            credit ? h('span', { class: 'caption-credit' }, credit) : null));
     element.tags = (item.tags ?? []).map((tag) => tag.toLowerCase());
     return element;
+}
+
+/**
+ * How a result is drawn: photos in their own proportions (`ratio`, width over height, kept between 1:2 and
+ * 5:2 so a panorama or a strip of film does not take a row alone), film and book covers as portraits, album
+ * covers square, app icons as icons.
+ */
+export function shapeOf(item) {
+    switch (item.kind) {
+        case 'movie':
+        case 'book':
+            return { shape: 'cover', ratio: 2 / 3 };
+        case 'album':
+        case 'song':
+            return { shape: 'square', ratio: 1 };
+        case 'app':
+            return { shape: 'icon', ratio: 1 };
+        default: {
+            const image = item.thumbnail ?? item.preview ?? item.full;
+            const ratio = image?.width > 0 && image?.height > 0 ? image.width / image.height : 1;
+            return { shape: 'photo', ratio: Math.min(2.5, Math.max(0.5, ratio)) };
+        }
+    }
+}
+
+/** Gives a tile its shape: `data-shape` and `--r`, its width over height, which the layouts read. */
+export function applyShape(element, item) {
+    const { shape, ratio } = shapeOf(item);
+    element.dataset.shape = shape;
+    element.style.setProperty('--r', ratio.toFixed(4));
 }
 
 export function skeletonTiles(count) {
