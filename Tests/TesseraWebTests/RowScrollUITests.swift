@@ -66,7 +66,7 @@ struct RowScrollUITests {
                 try await browser.waitUntil("the row to move sideways") { try await Self.scrollLeft(browser) > 0 }
                 #expect(try await Self.pageY(browser) == 0, "the page stays where it was")
 
-                // A new run (the latch lets go after a quarter second without turns) that starts over the
+                // A new run (the latch lets go after 0.4 s without turns) that starts over the
                 // summary line, above the rows, and goes on over a row: the page scrolls, the row stays.
                 try await Task.sleep(for: .seconds(1))
                 _ = try await browser.execute(

@@ -7,7 +7,7 @@
 // doing so when rows pass under the pointer. So scrolling down the page never gets caught by a row.
 import { h } from './dom.js';
 
-const LATCH_MS = 250;
+const LATCH_MS = 400;
 const latch = { row: null, until: 0, starting: false };
 
 function canMove(row, direction) {
@@ -30,6 +30,29 @@ addEventListener('wheel', (event) => {
 }, { capture: true, passive: true });
 
 /**
+ * Where the next (1) or previous (-1) page of the row starts, in whole tiles (they differ in width): next
+ * starts at the first tile not wholly in view; previous at the first tile from which every tile up to the
+ * first one in view fits. So previous undoes next.
+ */
+function pageStart(row, direction) {
+    const origin = row.getBoundingClientRect().left - row.scrollLeft;
+    const pad = parseFloat(getComputedStyle(row).paddingLeft) || 0;
+    const tiles = [...row.querySelectorAll('.tile')].map((tile) => {
+        const box = tile.getBoundingClientRect();
+        return { left: box.left - origin, right: box.right - origin };
+    });
+    const shown = { left: row.scrollLeft + pad, right: row.scrollLeft + row.clientWidth - pad };
+    if (direction > 0) {
+        const cut = tiles.find((tile) => tile.right > shown.right + 1);
+        return cut ? cut.left - pad : row.scrollWidth;
+    }
+    const first = tiles.find((tile) => tile.left >= shown.left - 1);
+    if (!first) return 0;
+    const start = tiles.find((tile) => first.left - tile.left <= shown.right - shown.left + 1);
+    return Math.max(0, (start?.left ?? pad) - pad);
+}
+
+/**
  * Gives `row` (a `.strip`) its wheel handling and returns its previous/next buttons, labelled with `title`
  * (the section's name), disabled at the row's ends.
  */
@@ -37,13 +60,8 @@ export function rowControls(row, title) {
     const previous = h('button', { type: 'button', class: 'row-nav', 'aria-label': `Previous ${title} results` },
         '‹');
     const next = h('button', { type: 'button', class: 'row-nav', 'aria-label': `Next ${title} results` }, '›');
-    // A screenful less one tile, so the last tile seen stays in view as a landmark.
-    const page = () => {
-        const tile = row.querySelector('.tile');
-        return Math.max(row.clientWidth - (tile?.offsetWidth ?? 0), tile?.offsetWidth ?? 1);
-    };
-    previous.addEventListener('click', () => row.scrollBy({ left: -page(), behavior: 'smooth' }));
-    next.addEventListener('click', () => row.scrollBy({ left: page(), behavior: 'smooth' }));
+    previous.addEventListener('click', () => row.scrollTo({ left: pageStart(row, -1), behavior: 'smooth' }));
+    next.addEventListener('click', () => row.scrollTo({ left: pageStart(row, 1), behavior: 'smooth' }));
     const update = () => {
         previous.disabled = !canMove(row, -1);
         next.disabled = !canMove(row, 1);
