@@ -85,6 +85,11 @@ public final class GalleryService: Sendable {
     /// The gallery `text` names (without its items): an id, else a name, exact but for case. A name matches
     /// galleries in Recently deleted only when no other gallery has it (a change then says what to do).
     /// Throws `galleryNotFound(text)` or `ambiguousName(name, candidates:)`.
+    /// The galleries (not deleted) that hold each of these items, by `Item.id`; items in none are left out.
+    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
+        try await store.galleries(holding: itemIDs)
+    }
+
     public func find(_ text: String) async throws(GalleryError) -> Gallery {
         if let id = GalleryID(text) {
             do throws(GalleryError) {

@@ -77,6 +77,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     SearchController(search: environment.search, linker: environment.imageLinker, events: events)
         .addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
+    HoldingController(galleries: environment.galleries).addRoutes(to: router)
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
     GalleriesController(
         galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events

@@ -174,6 +174,30 @@ struct GalleryStoreContractTests {
             #expect(try await store.referencedHashes() == [shared])
         }
     }
+    @Test(arguments: Engine.allCases)
+    func whichGalleriesHoldAnItemNewestFirstLeavingOutRecentlyDeleted(engine: Engine) async throws {
+        try await withStore(engine) { store in
+            let older = try await store.create(name: "Older")
+            let newer = try await store.create(name: "Newer")
+            let fox = Self.image(1)
+            let owl = Self.image(2)
+            _ = try await store.add(fox, to: older.id, at: nil, ifRevision: nil)
+            _ = try await store.add(owl, to: older.id, at: nil, ifRevision: nil)
+            _ = try await store.add(fox, to: older.id, at: nil, ifRevision: nil)
+            _ = try await store.add(fox, to: newer.id, at: nil, ifRevision: nil)
+            let foxID = fox.item.id.description
+            let owlID = owl.item.id.description
+
+            let holding = try await store.galleries(holding: [foxID, owlID, "upload:none"])
+            #expect(holding[foxID]?.map(\.name) == ["Newer", "Older"], "newest change first, each gallery once")
+            #expect(holding[owlID] == [GalleryRef(id: older.id, name: "Older")])
+            #expect(holding["upload:none"] == nil)
+            #expect(try await store.galleries(holding: []).isEmpty)
+
+            _ = try await store.delete(newer.id, ifRevision: nil)
+            #expect(try await store.galleries(holding: [foxID])[foxID]?.map(\.id) == [older.id])
+        }
+    }
 }
 
 final class ChangeRecord: Sendable {

@@ -53,6 +53,7 @@ struct OpenAPIDocumentTests {
         "GET /api/search": [200, 400, 429],
         "GET /api/search/stream": [200, 400, 429],
         "GET /api/items/{}/{}": [200, 400, 404, 429, 502, 503, 504],
+        "GET /api/items/galleries": [200, 400],
         "GET /img/{}/{}/{}": [200, 304, 403, 404, 502, 504],
         "HEAD /img/{}/{}/{}": [200, 304, 403, 404, 502],
         "GET /": [200], "GET /search": [200], "GET /item/{}/{}": [200], "GET /galleries": [200],

@@ -59,4 +59,41 @@ struct TileActionsUITests {
             }
         }
     }
+
+    @Test func aResultAlreadyInAGalleryIsMarkedAndNotAddedTwice() async throws {
+        try await WebApp.run { app in
+            try await withBrowser { browser in
+                try await browser.open(app, "/search?q=fox&scope=pixabay")
+                let picks = try await browser.createGallery("Picks")
+                try await browser.waitForTiles(atLeast: 3)
+                let first = try #require(
+                    try await browser.find("#results .tile:nth-child(1) a")?.attribute("data-item"))
+                #expect(try await browser.find("#results .tile-held") == nil, "nothing is in a gallery yet")
+
+                try await browser.waitFor("#results .tile:nth-child(1) .tile-add").click()
+                try await browser.waitFor("#picker-list [data-gallery='\(picks.id)']").click()
+                try await browser.waitForToast({ $0 == "Added to Picks" }, "Added to Picks")
+                let mark = try await browser.waitFor("#results .tile:nth-child(1) .tile-held")
+                #expect(try await mark.attribute("aria-label") == "In Picks")
+
+                // Again: the picker says it is there, and choosing it adds nothing.
+                try await browser.waitFor("#results .tile:nth-child(1) .tile-add").click()
+                let entry = try await browser.waitFor("#picker-list [data-gallery='\(picks.id)']")
+                #expect(try await entry.attribute("data-holds") == "")
+                #expect(try await entry.text.contains("Already here"))
+                try await entry.click()
+                try await browser.waitForToast({ $0 == "Already in Picks" }, "Already in Picks")
+                #expect(try await browser.gallery(picks.id).items?.map(\.item.id) == [first], "not added twice")
+
+                // The mark comes from the server: it is there after a reload, on that result only.
+                try await browser.refresh()
+                try await browser.waitForTiles(atLeast: 3)
+                try await browser.waitUntil("the mark after a reload") {
+                    try await browser.findAll("#results .tile-held").count == 1
+                }
+                #expect(try await browser.find("#results .tile:nth-child(1) .tile-held") != nil)
+                try await browser.expectNoConsoleErrors()
+            }
+        }
+    }
 }

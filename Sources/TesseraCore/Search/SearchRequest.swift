@@ -48,8 +48,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPage(String)
     case unknownSource(String)
     case invalidItemID(String)
+    /// More item ids (or none) than one question about items takes.
+    case itemIDCount(Int)
     /// A yes/no query parameter (`deleted`, `permanent`) that is neither `true` nor `false`.
     case invalidFlag(name: String, value: String)
+
+    /// The most item ids one request may ask about.
+    public static let maxItemIDs = 100
 
     public var code: String {
         switch self {
@@ -57,7 +62,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownScope: "invalid_scope"
         case .invalidPage: "invalid_page"
         case .unknownSource: "unknown_source"
-        case .invalidItemID: "invalid_item_id"
+        case .invalidItemID, .itemIDCount: "invalid_item_id"
         case .invalidFlag: "invalid_parameter"
         }
     }
@@ -77,6 +82,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
                 + SourceID.searchable.map(\.rawValue).joined(separator: ", ") + "."
         case .invalidItemID(let id):
             "\"\(id.prefix(60))\" is not an item id this source uses."
+        case .itemIDCount(let count):
+            "Ask about 1 to \(Self.maxItemIDs) item ids at once (id=…&id=…); this asks about \(count)."
         case .invalidFlag(let name, let value):
             "\(name) is \"\(value.prefix(20))\"; use true or false (or leave it out for false)."
         }

@@ -40,6 +40,27 @@ extension GalleryStore {
         }
     }
 
+    /// The galleries not deleted that hold these items (by the item's id inside its stored JSON: a scan of
+    /// the items, which a person's galleries keep small).
+    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
+        guard !itemIDs.isEmpty else { return [:] }
+        return try await run {
+            try await self.writer.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT json_extract(i.item, '$.id') AS itemID, g.id AS galleryID, g.name AS name
+                        FROM galleryItem i JOIN gallery g ON g.id = i.galleryId
+                        WHERE g.deletedAt IS NULL
+                          AND json_extract(i.item, '$.id') IN (\(databaseQuestionMarks(count: itemIDs.count)))
+                        ORDER BY g.updatedAt DESC, g.id
+                        """,
+                    arguments: StatementArguments(itemIDs))
+                return GalleryRef.grouped(rows.map { ($0["itemID"], $0["galleryID"], $0["name"]) })
+            }
+        }
+    }
+
     /// Revisions of these galleries now (missing ones left out), for streams watching for outside changes.
     func revisions(of ids: [GalleryID]) async throws(GalleryError) -> [GalleryID: Int] {
         guard !ids.isEmpty else { return [:] }

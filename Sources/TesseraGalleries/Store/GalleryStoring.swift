@@ -24,6 +24,9 @@ public protocol GalleryStoring: Sendable {
     func image(of itemID: GalleryItemID, in id: GalleryID) async throws(GalleryError) -> NewGalleryImage
     /// Every stored image some item names.
     func referencedHashes() async throws(GalleryError) -> Set<String>
+    /// For each of these items (`Item.id`, `source:nativeID`) that galleries not deleted hold: those galleries,
+    /// most recently changed first, each once. Items no gallery holds are left out.
+    func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]]
 
     // MARK: Changing galleries
 
@@ -43,6 +46,30 @@ public protocol GalleryStoring: Sendable {
     func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Int
     func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int?)
         async throws(GalleryError) -> (revision: Int, index: Int)
+}
+
+/// A gallery named where only which one matters: the galleries that hold an item.
+public struct GalleryRef: Sendable, Hashable, Codable {
+    public var id: GalleryID
+    public var name: String
+
+    public init(id: GalleryID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+extension GalleryRef {
+    /// Rows of (item id, gallery id, gallery name), in the order wanted, as each item's galleries, each once.
+    public static func grouped(_ rows: [(String, String, String)]) -> [String: [GalleryRef]] {
+        var holding: [String: [GalleryRef]] = [:]
+        for (item, gallery, name) in rows {
+            let ref = GalleryRef(id: GalleryID(unchecked: gallery), name: name)
+            if holding[item]?.contains(ref) == true { continue }
+            holding[item, default: []].append(ref)
+        }
+        return holding
+    }
 }
 
 /// Makes the store `GalleryService` uses, given how to link stored images and whom to tell of each change.

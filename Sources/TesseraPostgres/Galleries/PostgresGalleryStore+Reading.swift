@@ -35,6 +35,24 @@ extension PostgresGalleryStore {
         }
     }
 
+    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
+        guard !itemIDs.isEmpty else { return [:] }
+        return try await read { connection in
+            var rows: [(String, String, String)] = []
+            for try await row in try await connection.query(
+                """
+                SELECT i.item::jsonb ->> 'id', g.id, g.name
+                FROM gallery_item i JOIN gallery g ON g.id = i.gallery_id
+                WHERE g.deleted_at IS NULL AND (i.item::jsonb ->> 'id') = ANY(\(itemIDs))
+                ORDER BY g.updated_at DESC, g.id
+                """, logger: .quiet
+            ).decode((String, String, String).self) {
+                rows.append(row)
+            }
+            return GalleryRef.grouped(rows)
+        }
+    }
+
     public func revisions(of ids: [GalleryID]) async throws(GalleryError) -> [GalleryID: Int] {
         guard !ids.isEmpty else { return [:] }
         let keys = ids.map(\.rawValue)

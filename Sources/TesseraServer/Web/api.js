@@ -63,6 +63,19 @@ export const search = (q, scope, page, signal) =>
 export const item = (source, id, signal) =>
     getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
 
+/**
+ * Which galleries already hold these items (by `Item.id`): `{ id: [{ id, name }] }` for the held ones only.
+ * Asked 100 at a time, the most the server takes in one question.
+ */
+export async function galleriesHolding(ids, signal) {
+    const holding = {};
+    for (let start = 0; start < ids.length; start += 100) {
+        const params = new URLSearchParams(ids.slice(start, start + 100).map((id) => ['id', id]));
+        Object.assign(holding, (await getJSON(`/api/items/galleries?${params}`, signal)).items);
+    }
+    return holding;
+}
+
 /** An image's bytes (a download). The image proxy answers failures as JSON, as the API does. */
 export async function imageBytes(url, signal) {
     const response = await reach(url, { signal });

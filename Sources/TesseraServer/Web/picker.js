@@ -45,7 +45,11 @@ export class GalleryPicker {
         this.dialog.showModal();
         $('#picker-new-toggle').focus();
         try {
-            this.galleries = await api.galleries();
+            const [galleries, holding] = await Promise.all([
+                api.galleries(), api.galleriesHolding([item.id]).catch(() => ({})),
+            ]);
+            this.galleries = galleries;
+            this.holders = new Set((holding[item.id] ?? []).map((gallery) => gallery.id));
             if (this.item !== item || !this.dialog.open) return;
             this.status.hidden = this.galleries.length > 0;
             this.status.textContent = 'No galleries yet: make the first one.';
@@ -60,12 +64,14 @@ export class GalleryPicker {
         const cover = gallery.cover
             ? h('img', { src: gallery.cover.url, alt: '', width: 48, height: 48, decoding: 'async' })
             : h('span', { class: 'picker-cover-empty' }, icon('image'));
+        const holds = this.holders?.has(gallery.id);
         return h('li', {},
-            h('button', { type: 'button', class: 'picker-entry', 'data-gallery': gallery.id },
+            h('button', { type: 'button', class: 'picker-entry', 'data-gallery': gallery.id, 'data-holds': holds },
                 h('span', { class: 'picker-cover' }, cover),
                 h('span', { class: 'picker-text' },
                     h('span', { class: 'picker-name' }, gallery.name),
-                    h('span', { class: 'muted' }, itemCount(gallery.itemCount)))));
+                    h('span', { class: 'muted' }, itemCount(gallery.itemCount))),
+                holds ? h('span', { class: 'picker-holds' }, '✓ Already here') : null));
     }
 
     showForm(shown) {
@@ -103,12 +109,21 @@ export class GalleryPicker {
     }
 }
 
-/** Adds a search result to a gallery, saying so in a toast (with a way to go and see it). */
+/**
+ * Adds a search result to a gallery, saying so in a toast (with a way to go and see it); one the gallery
+ * already holds is not added twice, and the toast says so. Tells the page (`tessera:held`) when it is there.
+ */
 export async function addItem(gallery, item) {
+    const held = await api.galleriesHolding([item.id]).catch(() => ({}));
+    if ((held[item.id] ?? []).some((holder) => holder.id === gallery.id)) {
+        toast(`Already in ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
+        return false;
+    }
     toast(`Adding to ${gallery.name}…`);
     try {
         await api.addToGallery(gallery.id, { item });
         toast(`Added to ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
+        document.dispatchEvent(new CustomEvent('tessera:held', { detail: { id: item.id, gallery } }));
         return true;
     } catch (error) {
         toast(`Not added to ${gallery.name}: ${error.message}`);

@@ -6,7 +6,7 @@
 import * as api from './api.js';
 import { $, h, formatNumber } from './dom.js';
 import { searchURL } from './router.js';
-import { tile, skeletonTiles, applyShape } from './tiles.js';
+import { tile, skeletonTiles, applyShape, markHeld } from './tiles.js';
 import { TagFilter } from './tags.js';
 import { failureText } from './failures.js';
 import { rowControls } from './rowscroll.js';
@@ -33,6 +33,9 @@ export class Results {
         this.owners = new Map();
         this.layout = localStorage.getItem('tessera.layout') === 'list' ? 'list' : 'grid';
         this.filter = new TagFilter(() => this.applyFilter());
+        document.addEventListener('tessera:held', (event) => {
+            this.markTile(event.detail.id, [event.detail.gallery.name]);
+        });
 
         this.loadMoreButton.addEventListener('click', () => {
             this.autoLoadFailed = false;
@@ -262,7 +265,21 @@ export class Results {
         list.append(...tiles);
         this.filter.add(fresh.filter((item) => !moved.has(item.id)));
         this.filter.apply(tiles);
+        this.markHeld(fresh.map((item) => item.id));
         return tiles;
+    }
+
+    /** Marks the tiles of results some gallery already holds (asked once per page or section). */
+    async markHeld(ids) {
+        if (!ids.length) return;
+        const generation = this.generation;
+        const holding = await api.galleriesHolding(ids, this.controller?.signal).catch(() => ({}));
+        if (!this.isCurrent(generation)) return;
+        for (const [id, galleries] of Object.entries(holding)) this.markTile(id, galleries.map((g) => g.name));
+    }
+
+    markTile(id, names) {
+        markHeld(this.container.querySelector(`.tile[data-id="${CSS.escape(id)}"]`), names);
     }
 
     /** Takes an item's tile out of a later section; the section goes when nothing is left in it. */

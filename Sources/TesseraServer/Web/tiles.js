@@ -63,6 +63,21 @@ export function applyShape(element, item) {
     element.style.setProperty('--r', ratio.toFixed(4));
 }
 
+/** Shows on a result's tile that galleries hold it (`names`, added to what it said before). */
+export function markHeld(element, names) {
+    if (!element) return;
+    const all = [...new Set([...(element.heldIn ?? []), ...names])];
+    element.heldIn = all;
+    let badge = element.querySelector('.tile-held');
+    if (!badge) {
+        badge = h('span', { class: 'tile-held', role: 'img' }, '✓');
+        element.append(badge);
+    }
+    const label = `In ${all.join(', ')}`;
+    badge.setAttribute('aria-label', label);
+    badge.title = label;
+}
+
 export function skeletonTiles(count) {
     return Array.from({ length: count }, () =>
         h('li', { class: 'tile skeleton', 'aria-hidden': 'true' }, h('a', { tabindex: '-1' })));

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import TesseraCore
+import TesseraGalleries
+
+/// `/api/items/galleries?id=…&id=…`: which galleries already hold these items, so the web app can mark
+/// results and say "already in Picks" instead of adding a picture twice without a word.
+struct HoldingController<Context: RequestContext> {
+    let galleries: GalleryService
+
+    func addRoutes(to router: Router<Context>) {
+        let galleries = galleries
+        router.get("/api/items/galleries") { request, _ in
+            let ids = try Self.itemIDs(request)
+            return JSONBody.response(HoldingBody(items: try await galleries.galleries(holding: ids)))
+        }
+    }
+
+    /// 1 to `InputError.maxItemIDs` ids, each 1–300 code points (as the document counts), repeats once.
+    static func itemIDs(_ request: Request) throws(InputError) -> [String] {
+        let ids = request.uri.queryParameters.getAll("id").map { String($0) }
+        guard (1...InputError.maxItemIDs).contains(ids.count) else { throw .itemIDCount(ids.count) }
+        for id in ids where id.isEmpty || id.unicodeScalars.count > 300 { throw .invalidItemID(id) }
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+}
+
+/// `{"items": {"pixabay:1": [{"id": "g_…", "name": "Picks"}]}}`: only the items some gallery holds.
+struct HoldingBody: Encodable {
+    let items: [String: [GalleryRef]]
+}
