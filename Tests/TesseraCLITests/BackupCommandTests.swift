@@ -161,6 +161,39 @@ struct BackupCommandTests {
         }
     }
 
+    @Test func aDamagedOrMissingImageCopyOnDiskStopsTheBackup() async throws {
+        try await withFolders { base in
+            let (data, backup) = try await backedUpFolder(in: base)
+            try FileManager.default.removeItem(at: backup)
+            let environment = ["TESSERA_DATA": data.path]
+            let images = data.appendingPathComponent("gallery-images")
+            let copies = try FileManager.default.subpathsOfDirectory(atPath: images.path).filter { $0.count == 67 }
+                .sorted()
+            #expect(copies.count == 3)
+
+            // One copy's bytes changed on disk: its name is no longer its hash.
+            let damaged = images.appendingPathComponent(copies[0])
+            var bytes = try Data(contentsOf: damaged)
+            bytes[bytes.count - 1] ^= 0x01
+            try bytes.write(to: damaged)
+            let refused = try await CLIProcess.run(["backup", backup.path], environment: environment)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("gallery-images/\(copies[0]) no longer matches"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: backup.path), "no backup written")
+
+            // One copy gone.
+            try FileManager.default.removeItem(at: damaged)
+            let missing = try await CLIProcess.run(["backup", backup.path], environment: environment)
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("names 1 image copy missing from gallery-images/"), "\(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: backup.path))
+            let left = try FileManager.default.contentsOfDirectory(atPath: data.path).filter {
+                $0.hasPrefix(".backup-")
+            }
+            #expect(left.isEmpty, "the staging folder is removed")
+        }
+    }
+
     @Test func onPostgreSQLBackupPointsToPgDump() async throws {
         try await withFolders { base in
             let result = try await CLIProcess.run(
