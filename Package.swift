@@ -274,6 +274,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        .testTarget(name: "TesseraBackupTests", dependencies: ["TesseraBackup"]),
         .testTarget(
             name: "TesseraStorageTests",
             dependencies: ["TesseraStorage", "TesseraCore", .product(name: "GRDB", package: "GRDB.swift")]

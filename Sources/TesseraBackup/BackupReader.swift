@@ -29,8 +29,9 @@ struct BackupReader {
         do throws(TarArchive.TarError) {
             return try TarArchive.parse(header)
         } catch {
-            guard case .reason(let reason) = error else { return nil }
-            throw damaged("\(reason), at byte \(offset - header.count)")
+            switch error {
+            case .reason(let reason): throw damaged("\(reason), at byte \(offset - header.count)")
+            }
         }
     }
 
