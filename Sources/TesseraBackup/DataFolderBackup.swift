@@ -10,7 +10,8 @@ import TesseraCore
 /// Image copies are content-addressed and never change, but one can be deleted (a gallery deleted for good,
 /// the start-up collection). So before the snapshot every copy there is gets a hard link in a staging
 /// folder, and right after it the few added meanwhile do too: nothing the snapshot names can go before it is
-/// read. (A copy added between the two steps is less than a minute old, and deletions spare those.)
+/// read. (A copy added between the two steps is as old as the copy of the database takes, and deletions spare
+/// copies under a minute old; a miss stops the backup with `missingImages`, never a hole in it.)
 public struct DataFolderBackup: Sendable {
     public let dataDirectory: URL
     /// `TESSERA_SECRET` is set: the key is that setting, not a file, and the backup says so.
