@@ -136,6 +136,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // `tessera backup` and `tessera restore`: a data folder in one checked file (docs/deploy.md).
+        .target(
+            name: "TesseraBackup",
+            dependencies: [
+                "TesseraCore",
+                "TesseraImageProxy",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The Hummingbird application: configuration, environment, routes.
         .target(
             name: "TesseraServer",
@@ -188,6 +198,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
+                "TesseraBackup",
                 "TesseraClient",
                 "TesseraCore",
                 "TesseraServer",
@@ -264,6 +275,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        .testTarget(name: "TesseraBackupTests", dependencies: ["TesseraBackup"]),
         .testTarget(
             name: "TesseraStorageTests",
             dependencies: ["TesseraStorage", "TesseraCore", .product(name: "GRDB", package: "GRDB.swift")]

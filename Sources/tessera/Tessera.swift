@@ -6,5 +6,7 @@ struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Search free media services and your own photo folders; collect what you find.",
-        subcommands: [Serve.self, Search.self, Library.self, GalleryCommand.self])
+        subcommands: [
+            Serve.self, Search.self, Library.self, GalleryCommand.self, BackupCommand.self, RestoreCommand.self,
+        ])
 }
