@@ -83,6 +83,15 @@ struct RequestBudgetTests {
         await budgets.pause(open, seconds: 5)
         #expect(await budgets.take(open) == .paused(retryAfter: 5))
     }
+
+    @Test func refusalsSayWhenToComeBack() {
+        #expect(SourceError.overBudget(.pixabay, retryAfter: 42).message.contains("try again in 42 s"))
+        #expect(SourceError.overBudget(.openverse, retryAfter: 3_000).message.contains("in 50 min"))
+        #expect(SourceError.rateLimited(.flickr, retryAfter: 7_500).message.contains("in 2 h 5 min"))
+        #expect(SourceError.overBudget(.itunes, retryAfter: 9).code == "rate_limited")
+        #expect(ErrorInfo(SourceError.overBudget(.itunes, retryAfter: 9)).retryAfter == 9)
+        #expect(ErrorInfo(SourceError.timeout(.itunes, seconds: 8)).retryAfter == nil)
+    }
 }
 
 /// A small seeded generator, so the random schedule is the same on every run.

@@ -74,9 +74,14 @@ public struct AppEnvironment: Sendable {
                 timeout: .init(connect: .seconds(5), read: .seconds(30)),
                 connectionPool: .sources))
         let sourceMetrics = SourceMetrics(factory: metrics)
+        // Budgets shared by every user: in this process on SQLite, in the database with several servers.
+        let budgetStore: any RequestBudgeting =
+            postgres.map { PostgresRequestBudgets(database: $0, logger: logger) } ?? MemoryRequestBudgets()
         let http = SourceHTTP(
             client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger,
-            metrics: sourceMetrics)
+            metrics: sourceMetrics,
+            budgets: SourceBudgets(
+                store: budgetStore, budgets: configuration.budgets.budgets(keys: configuration.sources)))
         let library = LibraryStore(database: database)
         let roots = configuration.libraryRoots
         let sources =
