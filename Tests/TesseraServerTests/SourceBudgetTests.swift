@@ -63,6 +63,35 @@ struct SourceBudgetTests {
         }
     }
 
+    @Test(.timeLimit(.minutes(2))) func aRefusedSearchIsAnsweredFromAnExpiredCacheEntryWhileOneIsKept() async throws {
+        let standIns = StandInSet()
+        let clock = TestClock()
+        try await withTessera(standIns.list, extraEnvironment: ["TESSERA_PIXABAY_BUDGET": "1/h"], now: clock.now) {
+            client, _ in
+            let before = try await MetricsTests.scrape(client)
+            let fresh = try await Self.search(client, "heron")
+            #expect(fresh.items.count == 20)
+            // Past Pixabay's 24 hours the answer has expired; another search spends the hour's budget.
+            clock.advance(by: 24.25 * 3_600)
+            #expect(try await Self.search(client, "ibis").items.count == 20)
+            // Refused now, the expired answer is served: an old answer beats none.
+            let stale = try await Self.search(client, "heron")
+            #expect(stale.error == nil)
+            #expect(stale.items.map(\.id) == fresh.items.map(\.id))
+            let uncached = try await Self.search(client, "egret")
+            #expect(uncached.error?.code == "rate_limited", "nothing cached for it")
+            #expect(standIns.pixabay.state.requestCount == 2)
+            // Two cache periods on, the answer is too old to serve; the budget has room again by then.
+            clock.advance(by: 24.25 * 3_600)
+            #expect(try await Self.search(client, "heron").error == nil)
+            #expect(standIns.pixabay.state.requestCount == 3, "asked afresh, not served from the old answer")
+            let after = try await MetricsTests.scrape(client)
+            #expect(after.delta(before, "tessera_source_stale_answers_total", ["source": "pixabay"]) == 1)
+            let refusals = ["source": "pixabay", "reason": "budget"]
+            #expect(after.delta(before, "tessera_source_budget_refusals_total", refusals) == 2)
+        }
+    }
+
     @Test(.timeLimit(.minutes(2))) func aRefusedItemIs429WithRetryAfter() async throws {
         let standIns = StandInSet()
         try await withTessera(standIns.list, extraEnvironment: ["TESSERA_PIXABAY_BUDGET": "1/d"]) { client, _ in
