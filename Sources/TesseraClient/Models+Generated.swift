@@ -61,7 +61,7 @@ extension Section {
         self.init(
             id: SectionID(rawValue: section.id.rawValue)!, title: section.title, items: section.items.map(Item.init),
             total: section.total, hasMore: section.hasMore,
-            error: section.error.map { ServerMessage(code: $0.code, message: $0.message) })
+            error: section.error.map { ServerMessage(code: $0.code, message: $0.message, retryAfter: $0.retryAfter) })
     }
 }
 

@@ -95,6 +95,8 @@ public struct Section: Sendable, Hashable, Codable, Identifiable {
 public struct ServerMessage: Sendable, Hashable, Codable {
     public var code: String
     public var message: String
+    /// Seconds until the source may be asked again, with `rate_limited` when the server knows.
+    public var retryAfter: Int?
 }
 
 /// The answer to a search: its sections in display order.

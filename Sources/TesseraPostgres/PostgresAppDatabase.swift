@@ -141,15 +141,31 @@ public final class PostgresAppDatabase: Service, Sendable {
         let configuration = settings
         // The TCP connect has its own timeout; this one also covers a server that accepts and then says nothing.
         let seconds = Int(url.connectTimeout.components.seconds) * 2
-        let connection = try await mapping(url) {
-            try await withDeadline(
-                .now + .seconds(seconds),
-                timedOut: {
-                    SharedDatabaseError.unreachable(server: url.redacted, reason: "no answer within \(seconds) seconds")
+        // A connection that arrives after the deadline (or the caller's cancellation) is closed, not dropped:
+        // postgres-nio requires every connection to be closed, and a debug build stops on one that is not.
+        let late = LateConnection()
+        let connection: PostgresConnection
+        do {
+            connection = try await mapping(url) {
+                try await withDeadline(
+                    .now + .seconds(seconds),
+                    timedOut: {
+                        SharedDatabaseError.unreachable(
+                            server: url.redacted, reason: "no answer within \(seconds) seconds")
+                    }
+                ) {
+                    let connection = try await PostgresConnection.connect(
+                        configuration: configuration, id: 0, logger: logger)
+                    guard late.hand(connection) else {
+                        try? await connection.close()
+                        throw CancellationError()
+                    }
+                    return connection
                 }
-            ) {
-                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             }
+        } catch {
+            if let connection = late.abandon() { try? await connection.close() }
+            throw error
         }
         do {
             let result = try await mapping(url) { try await body(connection) }
@@ -177,4 +193,28 @@ extension PostgresAppDatabase {
     public static var schemaVersion: Int { PostgresMigrator.latestVersion }
     /// The `pg_advisory_lock` key servers take while migrating.
     public static var migrationLockKey: Int64 { PostgresMigrator.lockKey }
+}
+
+/// Hands a connection made under a deadline to whoever still wants it: the waiting caller, or nobody once it
+/// gave up, in which case the connecting side closes it. Exactly one of the two closes a late connection.
+private final class LateConnection: Sendable {
+    private let state = Mutex<(connection: PostgresConnection?, abandoned: Bool)>((nil, false))
+
+    /// Keeps `connection` for the caller; `false` when the caller has given up.
+    func hand(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard !state.abandoned else { return false }
+            state.connection = connection
+            return true
+        }
+    }
+
+    /// The caller gives up; returns a connection handed in meanwhile, for the caller to close.
+    func abandon() -> PostgresConnection? {
+        state.withLock { state in
+            state.abandoned = true
+            defer { state.connection = nil }
+            return state.connection
+        }
+    }
 }

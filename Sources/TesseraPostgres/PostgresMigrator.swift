@@ -67,6 +67,21 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX gallery_item_image_hash ON gallery_item (image_hash)",
             ]),
+        // Request budgets every server shares (PostgresRequestBudgets): a row per budget (its pause, and the
+        // row takers lock), and the requests counted per slot of each limit's period.
+        Migration(
+            version: 3, name: "source request budgets",
+            sql: [
+                "CREATE TABLE source_budget (budget text PRIMARY KEY, paused_until double precision NOT NULL)",
+                """
+                CREATE TABLE source_budget_slot (
+                    budget text NOT NULL REFERENCES source_budget (budget) ON DELETE CASCADE,
+                    period bigint NOT NULL,
+                    slot bigint NOT NULL,
+                    count bigint NOT NULL,
+                    PRIMARY KEY (budget, period, slot))
+                """,
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

@@ -42,7 +42,7 @@ public struct FlickrStandIn: StandInProvider {
     private func rateLimited(_ retryAfter: Int?) -> Response {
         StandInResponse.raw(
             "Too Many Requests", status: .tooManyRequests, contentType: "text/plain",
-            headers: StandInResponse.retryHeaders(retryAfter))
+            headers: StandInResponse.retryHeaders(retryAfter, state: state))
     }
 
     // MARK: - Checking the request as Flickr does

@@ -73,7 +73,7 @@ public struct ITunesStandIn: StandInProvider {
         if case .rateLimited(let retryAfter?) = behavior {
             return StandInResponse.raw(
                 "", status: .tooManyRequests, contentType: "text/plain",
-                headers: StandInResponse.retryHeaders(retryAfter))
+                headers: StandInResponse.retryHeaders(retryAfter, state: state))
         }
         return StandInResponse.raw("", status: .forbidden, contentType: "text/html; charset=UTF-8")
     }

@@ -50,7 +50,7 @@ public struct OpenverseStandIn: StandInProvider {
             return Self.detail("Authentication credentials were not provided.", status: .unauthorized)
         case .rateLimited(let retryAfter):
             let wait = retryAfter ?? 3600
-            let headers = sendsRetryAfterHeader ? StandInResponse.retryHeaders(wait) : [:]
+            let headers = sendsRetryAfterHeader ? StandInResponse.retryHeaders(wait, state: state) : [:]
             return Self.json(
                 ["detail": "Request was throttled. Expected available in \(wait) second\(wait == 1 ? "" : "s")."],
                 status: .tooManyRequests, headers: headers)

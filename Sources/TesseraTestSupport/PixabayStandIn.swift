@@ -36,7 +36,7 @@ public struct PixabayStandIn: StandInProvider {
     }
 
     private func rateLimited(_ retryAfter: Int?) -> Response {
-        var headers = StandInResponse.retryHeaders(retryAfter)
+        var headers = StandInResponse.retryHeaders(retryAfter, state: state)
         headers[HTTPField.Name("X-RateLimit-Limit")!] = "100"
         headers[HTTPField.Name("X-RateLimit-Remaining")!] = "0"
         headers[HTTPField.Name("X-RateLimit-Reset")!] = String(retryAfter ?? 60)

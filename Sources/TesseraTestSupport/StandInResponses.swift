@@ -62,10 +62,20 @@ enum StandInResponse {
             + others.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
     }
 
-    /// `Retry-After` header when a retry time is given.
-    static func retryHeaders(_ retryAfter: Int?) -> HTTPFields {
+    /// `Retry-After` header when a retry time is given: whole seconds, or the HTTP date that many seconds from
+    /// now when the test asks for that form (`StandInState.retryAfterAsDate`).
+    static func retryHeaders(_ retryAfter: Int?, state: StandInState) -> HTTPFields {
         var headers = HTTPFields()
-        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        guard let retryAfter else { return headers }
+        if state.retryAfterAsDate {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            headers[.retryAfter] = formatter.string(from: Date().addingTimeInterval(Double(retryAfter)))
+        } else {
+            headers[.retryAfter] = String(retryAfter)
+        }
         return headers
     }
 }

@@ -40,6 +40,7 @@ public final class StandInState: Sendable {
         var corpus = Corpus()
         var stopFlag: StopFlag?
         var memoizesAnswers = false
+        var retryAfterAsDate = false
         var answers: [String: Response] = [:]
     }
 
@@ -51,6 +52,12 @@ public final class StandInState: Sendable {
     public var behavior: StandInBehavior {
         get { values.withLock { $0.behavior } }
         set { values.withLock { $0.behavior = newValue } }
+    }
+
+    /// `Retry-After` as an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) instead of seconds.
+    public var retryAfterAsDate: Bool {
+        get { values.withLock { $0.retryAfterAsDate } }
+        set { values.withLock { $0.retryAfterAsDate = newValue } }
     }
 
     /// Delay before every answer.

@@ -51,7 +51,7 @@ public struct WikimediaStandIn: StandInProvider {
                 StandInResponse.raw(
                     "Too many requests. Please see https://meta.wikimedia.org/wiki/User-Agent_policy",
                     status: .tooManyRequests, contentType: "text/html; charset=utf-8",
-                    headers: StandInResponse.retryHeaders(retryAfter))
+                    headers: StandInResponse.retryHeaders(retryAfter, state: state))
             default:
                 StandInResponse.raw(
                     StandInResponse.serverErrorPage, status: .internalServerError, contentType: "text/html")

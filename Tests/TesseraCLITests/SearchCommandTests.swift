@@ -112,6 +112,40 @@ struct SearchCommandTests {
         }
     }
 
+    /// A source past its request budget: its section says so and when to retry, in the table and in the JSON,
+    /// through a running server (`--server`) as locally.
+    @Test func aSourcePastItsBudgetSaysWhenToRetry() async throws {
+        let pixabay = PixabayStandIn()
+        try await withStandIns([pixabay]) { local in
+            var environment = local
+            environment["TESSERA_PIXABAY_BUDGET"] = "1/h"
+            let server = try await ServerProcess.start([], environment: environment)
+            let remote = ["--server", "http://127.0.0.1:\(server.port)"]
+            let first = try await CLIProcess.run(
+                ["search", "heron", "--scope", "pixabay"] + remote, environment: local)
+            #expect(first.status == 0, "\(first.stderr)")
+            let table = try await CLIProcess.run(
+                ["search", "egret", "--scope", "pixabay"] + remote, environment: local)
+            #expect(table.status == 1, "every source asked failed")
+            #expect(
+                table.stdout.contains(
+                    "! Tessera has sent Pixabay all the requests its terms allow for now; try again in"))
+            #expect(table.stderr.contains("try again in"))
+            let json = try await CLIProcess.run(
+                ["search", "ibis", "--scope", "pixabay", "--json"] + remote, environment: local)
+            let answer = try JSONDecoder().decode(SearchResponse.self, from: Data(json.stdout.utf8))
+            #expect(answer.sections.first?.error?.code == "rate_limited")
+            #expect((1...3_780).contains(answer.sections.first?.error?.retryAfter ?? 0), "\(json.stdout)")
+            #expect(await server.stop() == 0)
+            #expect(pixabay.state.requestCount == 1)
+
+            // Locally the same: the command counts its own budget (one process, in memory).
+            let once = try await CLIProcess.run(["search", "heron", "--scope", "pixabay"], environment: environment)
+            #expect(once.status == 0, "from the response cache the server wrote")
+            #expect(pixabay.state.requestCount == 1)
+        }
+    }
+
     @Test func servingBeyondLoopbackNeedsAToken() async throws {
         let result = try await CLIProcess.run(
             ["serve", "--host", "0.0.0.0", "--port", "0"], environment: ["TESSERA_DATA": "/tmp/tessera-token-test"])

@@ -12,6 +12,7 @@ import Testing
 func withTessera(
     _ providers: [any StandInProvider], sourceTimeout: String = "10", extraEnvironment: [String: String] = [:],
     dataFolder: URL? = nil, standIns: StandInServer? = nil, logger: Logger? = nil,
+    now: @escaping @Sendable () -> Date = Date.init,
     _ body: @Sendable (any TestClientProtocol, StandInServer) async throws -> Void
 ) async throws {
     let ownsStandIns = standIns == nil
@@ -29,7 +30,7 @@ func withTessera(
     let configuration = try AppConfiguration(environment: environment)
     var quiet = Logger(label: "tessera-test")
     quiet.logLevel = .critical
-    let app = buildApplication(try await AppEnvironment.live(configuration, logger: logger ?? quiet))
+    let app = buildApplication(try await AppEnvironment.live(configuration, logger: logger ?? quiet, now: now))
     do {
         try await app.test(.live) { client in try await body(client, server) }
     } catch {

@@ -346,21 +346,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ErrorInfo/message`.
             internal var message: Swift.String
+            /// Whole seconds until the source may be asked again: on a section that failed with `rate_limited` (the service's request budget is spent, or the service asked Tessera to wait), when known.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ErrorInfo/retryAfter`.
+            internal var retryAfter: Swift.Int?
             /// Creates a new `ErrorInfo`.
             ///
             /// - Parameters:
             ///   - code: snake_case, e.g. invalid_key, rate_limited, timeout
             ///   - message: A sentence a person can act on.
+            ///   - retryAfter: Whole seconds until the source may be asked again: on a section that failed with `rate_limited` (the service's request budget is spent, or the service asked Tessera to wait), when known.
             internal init(
                 code: Swift.String,
-                message: Swift.String
+                message: Swift.String,
+                retryAfter: Swift.Int? = nil
             ) {
                 self.code = code
                 self.message = message
+                self.retryAfter = retryAfter
             }
             internal enum CodingKeys: String, CodingKey {
                 case code
                 case message
+                case retryAfter
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -372,9 +380,14 @@ extension Components {
                     Swift.String.self,
                     forKey: .message
                 )
+                self.retryAfter = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retryAfter
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "code",
-                    "message"
+                    "message",
+                    "retryAfter"
                 ])
             }
         }

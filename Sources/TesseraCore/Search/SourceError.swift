@@ -7,6 +7,9 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidKey(SourceID, keyVariable: String?)
     /// The service asked us to slow down; `retryAfter` is in seconds when the service said.
     case rateLimited(SourceID, retryAfter: Int?)
+    /// Tessera has spent the requests the service's terms allow for now (its request budget, shared by every
+    /// user of the server); one more fits in `retryAfter` seconds. Nothing was sent.
+    case overBudget(SourceID, retryAfter: Int)
     /// The service answered with a server error (5xx) or an error of its own.
     case serviceError(SourceID, status: Int?, detail: String?)
     /// No answer within the per-source time limit.
@@ -23,7 +26,8 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     public var source: SourceID {
         switch self {
         case .disabled(let source, _), .invalidKey(let source, _), .rateLimited(let source, _),
-            .serviceError(let source, _, _), .timeout(let source, _), .badResponse(let source, _),
+            .overBudget(let source, _), .serviceError(let source, _, _), .timeout(let source, _),
+            .badResponse(let source, _),
             .unreachable(let source, _), .rejected(let source, _), .notFound(let source, _):
             source
         }
@@ -34,7 +38,7 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .disabled: "source_disabled"
         case .invalidKey: "invalid_key"
-        case .rateLimited: "rate_limited"
+        case .rateLimited, .overBudget: "rate_limited"
         case .serviceError: "service_error"
         case .timeout: "timeout"
         case .badResponse: "bad_response"
@@ -53,8 +57,11 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
             let fix = variable.map { "check \($0)" } ?? "check its configuration"
             return "\(source.title) rejected the API key; \(fix) and restart Tessera."
         case .rateLimited(let source, let retryAfter):
-            let when = retryAfter.map { "in \($0) s" } ?? "in a few minutes"
+            let when = retryAfter.map { "in " + Self.wait($0) } ?? "in a few minutes"
             return "\(source.title) is limiting how often Tessera may ask; try again \(when)."
+        case .overBudget(let source, let retryAfter):
+            return "Tessera has sent \(source.title) all the requests its terms allow for now; try again in "
+                + Self.wait(retryAfter) + "."
         case .serviceError(let source, let status, let detail):
             let what = status.map { "HTTP \($0)" } ?? detail ?? "an error"
             return "\(source.title) is having trouble (\(what)); try again later."
@@ -82,22 +89,42 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Seconds to wait, as a person reads them: `42 s`, `15 min`, `2 h 5 min`.
+    static func wait(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        let minutes = (seconds + 59) / 60
+        if minutes < 120 { return "\(minutes) min" }
+        return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+    }
+
+    /// Seconds until the source may be asked again, when it is known.
+    public var retryAfter: Int? {
+        switch self {
+        case .rateLimited(_, let seconds): seconds
+        case .overBudget(_, let seconds): seconds
+        default: nil
+        }
+    }
+
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 
-/// The `{"code", "message"}` pair the API puts under `error`.
+/// The `{"code", "message"}` pair the API puts under `error`, with `retryAfter` (whole seconds) when a
+/// section failed with `rate_limited` and the time to try again is known.
 public struct ErrorInfo: Sendable, Hashable, Codable {
     public var code: String
     public var message: String
+    public var retryAfter: Int?
 
-    public init(code: String, message: String) {
+    public init(code: String, message: String, retryAfter: Int? = nil) {
         self.code = code
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     public init(_ error: SourceError) {
-        self.init(code: error.code, message: error.message)
+        self.init(code: error.code, message: error.message, retryAfter: error.retryAfter)
     }
 }

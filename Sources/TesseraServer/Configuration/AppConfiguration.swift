@@ -19,6 +19,8 @@ public struct AppConfiguration: Sendable {
     /// How long each source may take before its section fails with a timeout.
     public var sourceTimeout: Duration = .seconds(8)
     public var sources: SourceSettings
+    /// `TESSERA_<SOURCE>_BUDGET`: the requests each service may be sent, by every user together.
+    public var budgets = SourceBudgetSettings()
     /// `TESSERA_SECRET`: signs image URLs; a random one is kept in the data folder when unset.
     public var secret: String?
     /// `TESSERA_TOKEN`: required to bind to anything but loopback; the CLI sends it to `remoteServer`.
@@ -45,6 +47,7 @@ public struct AppConfiguration: Sendable {
         } catch {
             throw .invalid(error.description)
         }
+        budgets = try SourceBudgetSettings(environment: environment, sources: sources)
         if let host = environment["TESSERA_HOST"], !host.isEmpty { self.host = host }
         if let port = environment["TESSERA_PORT"], !port.isEmpty { self.port = try Self.parsePort(port) }
         if let data = environment["TESSERA_DATA"], !data.isEmpty { dataDirectory = URL(fileURLWithPath: data) }

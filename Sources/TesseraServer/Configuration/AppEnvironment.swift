@@ -42,7 +42,11 @@ public struct AppEnvironment: Sendable {
     let httpMetrics: HTTPMetrics
 
     /// Builds the live environment from `configuration`. Call `shutdown()` when done.
-    public static func live(_ configuration: AppConfiguration, logger: Logger) async throws -> AppEnvironment {
+    ///
+    /// - Parameter now: the wall clock the response cache and the request budgets go by; tests pass their own.
+    public static func live(
+        _ configuration: AppConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> AppEnvironment {
         // PostgreSQL first: a wrong URL or a database out of reach ends start-up before anything else is done.
         let registry = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory.tessera(registry)
@@ -56,7 +60,7 @@ public struct AppEnvironment: Sendable {
         let cache: any ResponseCacheStoring =
             postgres.map { PostgresResponseCache(database: $0, logger: logger) }
             ?? ResponseCacheStore(database: database, logger: logger)
-        try await cache.purgeExpired(now: Date())
+        try await cache.purgeExpired(now: now())
         let secretStore: any ImageSecretStore =
             postgres.map { PostgresImageSecret(database: $0) }
             ?? ImageSecretFile(directory: configuration.dataDirectory)
@@ -76,9 +80,14 @@ public struct AppEnvironment: Sendable {
                 timeout: .init(connect: .seconds(5), read: .seconds(30)),
                 connectionPool: .sources))
         let sourceMetrics = SourceMetrics(factory: metrics)
+        // Budgets shared by every user: in this process on SQLite, in the database with several servers.
+        let budgetStore: any RequestBudgeting =
+            postgres.map { PostgresRequestBudgets(database: $0, logger: logger) } ?? MemoryRequestBudgets(now: now)
         let http = SourceHTTP(
-            client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, logger: logger,
-            metrics: sourceMetrics)
+            client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, now: now, logger: logger,
+            metrics: sourceMetrics,
+            budgets: SourceBudgets(
+                store: budgetStore, budgets: configuration.budgets.budgets(keys: configuration.sources)))
         let library = LibraryStore(database: database)
         let roots = configuration.libraryRoots
         let sources =

@@ -40,11 +40,11 @@ public struct APIError: HTTPResponseError, Sendable {
             case .notFound: .notFound
             case .disabled: .serviceUnavailable
             case .timeout: .gatewayTimeout
-            case .rateLimited: .tooManyRequests
+            case .rateLimited, .overBudget: .tooManyRequests
             case .invalidKey, .serviceError, .badResponse, .unreachable, .rejected: .badGateway
             }
         self.init(status: status, code: error.code, message: error.message, underlying: error)
-        if case .rateLimited(_, let retryAfter?) = error { headers[.retryAfter] = String(retryAfter) }
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

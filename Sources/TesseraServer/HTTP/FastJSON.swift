@@ -61,6 +61,10 @@ struct FastJSON {
             string(error.code)
             raw(#","message":"#)
             string(error.message)
+            if let retryAfter = error.retryAfter {
+                raw(#","retryAfter":"#)
+                int(retryAfter)
+            }
             raw("},")
         }
         raw(#""hasMore":"#)

@@ -6,7 +6,8 @@ import NIOCore
 import NIOHTTP1
 import TesseraCore
 
-/// What every source client shares: the one pooled HTTP client, the response cache, the clock.
+/// What every source client shares: the one pooled HTTP client, the response cache, the request budgets, the
+/// clock.
 public struct SourceHTTP: Sendable {
     /// A raw answer, before the client interprets it in its service's terms.
     public struct Response: Sendable {
@@ -34,11 +35,14 @@ public struct SourceHTTP: Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
     let metrics: SourceMetrics
+    /// `nil`: no budgets and no pauses (tests of one client, benchmarks).
+    let budgets: SourceBudgets?
 
     public init(
         client: HTTPClient, cache: (any ResponseCaching)?, requestTimeout: Duration = .seconds(8),
         userAgent: String = "Tessera/0.1 (self-hosted media search)", now: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger = Logger(label: "tessera.sources"), metrics: SourceMetrics = .disabled
+        logger: Logger = Logger(label: "tessera.sources"), metrics: SourceMetrics = .disabled,
+        budgets: SourceBudgets? = nil
     ) {
         self.client = client
         self.cache = cache
@@ -47,10 +51,16 @@ public struct SourceHTTP: Sendable {
         self.now = now
         self.logger = logger
         self.metrics = metrics
+        self.budgets = budgets
     }
 
     /// GETs `url`, hands the answer to `interpret`, and caches the body for `ttl` when `interpret`
     /// accepted it. A cached body is interpreted the same way, so a bad entry is never served twice.
+    ///
+    /// A request the cache cannot answer is counted against the source's budget before it is sent. When the
+    /// budget is spent or the service asked to wait, an answer up to one `ttl` past its expiry is served
+    /// instead, else the call fails with `rate_limited`. A 429, a `Retry-After` on an error, or any answer the
+    /// client reads as throttling pauses the source (docs/sources.md, "Request budgets").
     ///
     /// - Parameter redacting: query parameters (API keys) kept out of the cache key and the logs.
     public func get<T: Sendable>(
@@ -72,11 +82,42 @@ public struct SourceHTTP: Sendable {
             }
             metrics.responseCache(source, hit: false)
         }
+        if let refusal = await takeBudget(source) {
+            if let value = await stale(key, source: source, ttl: ttl, interpret: interpret) { return value }
+            throw refusal
+        }
         let response = try await fetch(url, source: source, loggedAs: key, headers: extraHeaders)
-        let value = try interpret(response)
+        let value: T
+        do {
+            value = try interpret(response)
+        } catch {
+            // The client's reading of its service's throttling (a body, a 403, an error code) or, failing
+            // that, a 429 or a `Retry-After` on any error: the source is left alone until then.
+            let headerWait = response.status >= 400 ? response.retryAfterSeconds : nil
+            if case .rateLimited(_, let retryAfter) = error {
+                await pause(source, seconds: retryAfter ?? headerWait)
+                if let value = await stale(key, source: source, ttl: ttl, interpret: interpret) { return value }
+            } else if response.status == 429 || headerWait != nil {
+                await pause(source, seconds: headerWait)
+            }
+            throw error
+        }
         if let ttl, ttl > .zero, let cache, response.status == 200 {
             await cache.store(response.body, for: key, source: source, expiresAt: now().addingTimeInterval(ttl.seconds))
         }
+        return value
+    }
+
+    /// The cached answer for `key` if it expired less than one `ttl` ago (or has not), for a source that may
+    /// not be asked now: an older answer beats none (docs/sources.md, "Request budgets").
+    private func stale<T: Sendable>(
+        _ key: String, source: SourceID, ttl: Duration?, interpret: (Response) throws(SourceError) -> T
+    ) async -> T? {
+        guard let ttl, ttl > .zero, let cache, let body = await cache.body(for: key, now: now() - ttl.seconds),
+            let value = try? interpret(Response(status: 200, headers: [], body: body))
+        else { return nil }
+        logger.info("stale cached answer served", metadata: ["source": "\(source.rawValue)", "url": "\(key)"])
+        metrics.staleAnswer(source)
         return value
     }
 

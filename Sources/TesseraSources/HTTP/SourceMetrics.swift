@@ -39,4 +39,23 @@ public struct SourceMetrics: SourceCallObserving {
         let labels = [("source", source.rawValue), ("status", status.map(String.init) ?? "error")]
         Counter(label: "tessera_source_http_requests_total", dimensions: labels, factory: factory).increment()
     }
+
+    /// A request not sent: the source's budget was spent (`budget`) or the service had asked to wait (`paused`).
+    func refused(_ source: SourceID, reason: String) {
+        let labels = [("source", source.rawValue), ("reason", reason)]
+        Counter(label: "tessera_source_budget_refusals_total", dimensions: labels, factory: factory).increment()
+    }
+
+    /// A refused request answered from an expired cache entry instead.
+    func staleAnswer(_ source: SourceID) {
+        Counter(
+            label: "tessera_source_stale_answers_total", dimensions: [("source", source.rawValue)], factory: factory
+        ).increment()
+    }
+
+    /// The service asked Tessera to wait, and the source was paused.
+    func paused(_ source: SourceID) {
+        Counter(label: "tessera_source_pauses_total", dimensions: [("source", source.rawValue)], factory: factory)
+            .increment()
+    }
 }
