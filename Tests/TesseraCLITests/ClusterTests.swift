@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Synchronization
 import TesseraGalleries
 import TesseraPostgres
 import TesseraTestSupport
@@ -102,10 +103,69 @@ struct ClusterTests {
         }
     }
 
+    /// SIGKILL of one server during a burst of adds through nginx: every acknowledged item is there, in each
+    /// client's order, with its image bytes, read through the other server.
+    @Test(.timeLimit(.minutes(5)))
+    func killingOneServerDuringABurstLosesNoAcknowledgedAdd() async throws {
+        try await withCluster(statuses: [SIGKILL, 0]) { cluster, client in
+            let balanced = TesseraAPI(client: client, port: cluster.balancer.port)
+            let gallery = try balanced.json(
+                Gallery.self, try await balanced.send("POST", "/api/galleries", json: #"{"name":"Burst"}"#), 201)
+            let path = "/api/galleries/\(gallery.id)/items"
+            let acknowledged = Count()
+            let acknowledgedOrders = try await withThrowingTaskGroup(of: [(String, [UInt8])].self) { group in
+                for client in 0..<2 {
+                    group.addTask {
+                        var added: [(String, [UInt8])] = []
+                        for change in 0..<40 {
+                            let bytes = Self.image("burst \(client) \(change)")
+                            // Not acknowledged (the server died under it): the test cannot know whether it
+                            // committed, so it asks nothing of it.
+                            guard
+                                let answer = try? await balanced.upload(
+                                    path, bytes, fileName: "b\(client)-\(change).jpg", index: nil),
+                                answer.status == 201
+                            else { continue }
+                            let item = try JSONDecoder().decode(GalleryItem.self, from: Data(answer.body))
+                            added.append((item.id.rawValue, bytes))
+                            acknowledged.add()
+                        }
+                        return added
+                    }
+                }
+                // One server killed once the burst is under way.
+                while acknowledged.value < 10 { try await Task.sleep(for: .milliseconds(5)) }
+                #expect(await cluster.servers[0].stop(signal: SIGKILL) == SIGKILL, "killed, not shut down")
+                return try await group.reduce(into: [[(String, [UInt8])]]()) { $0.append($1) }
+            }
+            #expect(acknowledgedOrders.map(\.count).reduce(0, +) > 40, "the other server took over")
+
+            let survivor = TesseraAPI(client: client, port: cluster.servers[1].port)
+            let final = try survivor.json(
+                Gallery.self, try await survivor.send("GET", path.dropLast(6).description), 200)
+            let ids = final.items?.map(\.id.rawValue) ?? []
+            for order in acknowledgedOrders {
+                let positions = order.map { id, _ in ids.firstIndex(of: id) }
+                #expect(!positions.contains(nil), "every acknowledged item is there")
+                let found = positions.compactMap { $0 }
+                #expect(found == found.sorted(), "in the order the client was answered")
+            }
+            let bytes = Dictionary(acknowledgedOrders.flatMap { $0 }, uniquingKeysWith: { first, _ in first })
+            for item in final.items ?? [] {
+                guard let expected = bytes[item.id.rawValue] else { continue }
+                let image = try await survivor.send("GET", item.image.original.url)
+                #expect(image.status == 200 && image.body == expected, "\(item.id)")
+            }
+        }
+    }
+
     // MARK: - Helpers
 
-    /// A fresh database and a cluster on it, stopped (cleanly: status 0) after `body`.
-    func withCluster(_ body: (TestCluster, HTTPClient) async throws -> Void) async throws {
+    /// A fresh database and a cluster on it, stopped after `body`; the servers' exit statuses are `statuses`
+    /// (0: a clean shutdown).
+    func withCluster(statuses: [Int32] = [0, 0], _ body: (TestCluster, HTTPClient) async throws -> Void)
+        async throws
+    {
         try await TestPostgres.withFreshDatabase(on: try ServePostgresTests.server()) { url in
             let cluster = try await TestCluster.start(url)
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -117,12 +177,19 @@ struct ClusterTests {
                 throw error
             }
             try await client.shutdown()
-            #expect(await cluster.stop() == [0, 0])
+            #expect(await cluster.stop() == statuses)
         }
     }
 
     /// A JPEG whose bytes (so its stored copy) are its own.
     static func image(_ tag: String) -> [UInt8] { StandInImage.jpeg + Array(tag.utf8) }
+
+    /// A number several tasks add to.
+    final class Count: Sendable {
+        private let count = Atomic(0)
+        func add() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
 
     struct ClientLog: Sendable {
         var kept: Set<String> = []
