@@ -9,9 +9,10 @@ import TesseraGalleries
 /// Gallery changes of every server sharing the database (see docs/deploy.md, "Events between servers").
 ///
 /// Each change writes a `gallery_event` row in its own transaction (`record`, from `PostgresGalleryStore`) and
-/// `pg_notify`s the row's id. Every server listens on one connection of its own and, for each id, reads the
-/// row and delivers it: PostgreSQL hands notifications out in commit order, and within a gallery the row lock
-/// every change takes makes commit order, id order and revision order the same. A client reconnecting with
+/// `pg_notify`s the row's id. Every server listens on one pooled connection (the pool has one more than its size
+/// for it) and, for each id, reads the row and delivers it: PostgreSQL hands notifications out in commit order,
+/// and within a gallery the row lock every change takes makes commit order, id order and revision order the
+/// same. A client reconnecting with
 /// `Last-Event-ID` reads the gallery's rows after that revision, whichever server it reaches.
 ///
 /// The last `kept` events stay (about that many changes across all galleries): a client further behind gets a
@@ -84,7 +85,7 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
     }
 
     private func listen() async throws {
-        try await PostgresAppDatabase.withSingleConnection(database.url, logger: logger) { connection in
+        try await database.withPooledConnection { connection in
             try await connection.listen(on: Self.channel) { notifications in
                 // Listening now: what committed while nobody listened is delivered first (the first time,
                 // nobody can have missed anything: only where the events stand is noted).
