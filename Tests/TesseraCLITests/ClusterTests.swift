@@ -63,6 +63,46 @@ struct ClusterTests {
         }
     }
 
+    /// `tessera gallery add` on the shared database (and the shared image folder) is a change like any other:
+    /// an open stream on a server hears it as the change, not as a snapshot, and every server serves its image.
+    @Test(.timeLimit(.minutes(5)))
+    func theCLIsChangesReachTheServersStreams() async throws {
+        try await withCluster { cluster, client in
+            let server = TesseraAPI(client: client, port: cluster.servers[1].port)
+            let gallery = try server.json(
+                Gallery.self, try await server.send("POST", "/api/galleries", json: #"{"name":"From the CLI"}"#), 201)
+            let stream = try await CollectedEvents.open(port: server.port, gallery: gallery.id)
+            try await stream.wait { !$0.isEmpty }
+
+            let data = cluster.root.appendingPathComponent("cli")
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                at: data.appendingPathComponent("gallery-images"),
+                withDestinationURL: cluster.root.appendingPathComponent("media"))
+            let bytes = Self.image("from the CLI")
+            let file = data.appendingPathComponent("photo.jpg")
+            try Data(bytes).write(to: file)
+            let added = try await CLIProcess.run(
+                ["gallery", "add", gallery.id.rawValue, file.path, "--json"],
+                environment: [
+                    "TESSERA_DATA": data.path, "TESSERA_DATABASE_URL": cluster.databaseURL,
+                    "TESSERA_SECRET": cluster.secret,
+                ])
+            #expect(added.status == 0, "\(added.stderr)")
+            let item = try JSONDecoder().decode(GalleryItem.self, from: Data(added.stdout.utf8))
+
+            let events = try await stream.wait { $0.count >= 2 }
+            #expect(events.map(\.name) == ["snapshot", "added"] && events.map(\.id) == [1, 2])
+            #expect(events.last?.data.contains(item.id.rawValue) == true)
+            #expect(events.last?.data.contains(item.image.original.url) == true, "signed alike by every server")
+            await stream.close()
+            for port in cluster.servers.map(\.port) {
+                let image = try await TesseraAPI(client: client, port: port).send("GET", item.image.original.url)
+                #expect(image.status == 200 && image.body == bytes)
+            }
+        }
+    }
+
     /// 4 clients × 75 random adds, moves and removals through nginx, on one gallery, no If-Match.
     @Test(.timeLimit(.minutes(10)))
     func fourClientsThroughTheBalancerLoseNothingAndEveryStreamReplaysTheFinalOrder() async throws {

@@ -18,6 +18,10 @@ struct TestCluster {
     let servers: [ServerProcess]
     let balancer: TestBalancer
     let root: URL
+    /// The database's URL, password and all, for a `tessera` command beside the servers.
+    let databaseURL: String
+    /// The servers' `TESSERA_SECRET`, which such a command needs too (it signs the image URLs it prints).
+    let secret: String
 
     static func start(_ url: PostgresURL, extra: [String: String] = [:]) async throws -> TestCluster {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cluster-\(UUID())")
@@ -40,7 +44,9 @@ struct TestCluster {
                         ].merging(extra) { _, new in new }))
             }
             let balancer = try await TestBalancer.start(upstreams: servers.map(\.port))
-            return TestCluster(servers: servers, balancer: balancer, root: root)
+            return TestCluster(
+                servers: servers, balancer: balancer, root: root, databaseURL: url.urlText,
+                secret: secret)
         } catch {
             for server in servers { _ = await server.stop() }
             try? FileManager.default.removeItem(at: root)
