@@ -14,9 +14,10 @@ enum GalleryStreamMessage: Sendable {
 /// Fans every gallery change out to the event streams watching that gallery.
 ///
 /// `publish` is called on the database writer's queue right after each commit, or by a `GalleryEventFeed`
-/// (several servers on one database), so streams see changes in commit order. While anyone watches, a poller compares the watched galleries' revisions with the last
-/// one published twice a second, so changes made by another process reach the streams too (within a
-/// second: a revision must stay unannounced over two polls to count as made elsewhere).
+/// (several servers on one database), so streams see changes in commit order. While anyone watches, a poller
+/// compares the watched galleries' revisions with the last one published twice a second, so changes made by
+/// another process reach the streams too (within a second: a revision must stay unannounced over two polls to
+/// count as made elsewhere).
 ///
 /// It also keeps the last `recentLimit` to twice that many changes of every gallery, so a client that
 /// reconnects with `Last-Event-ID` (a stream dropped for not reading, a network blip) is sent what it

@@ -132,8 +132,8 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
         var eventID: Int64 = 0
         for try await value in try await connection.query(
             """
-            INSERT INTO gallery_event (gallery_id, revision, change) VALUES (\(id.rawValue), \(change.revision), \(text))
-            RETURNING id
+            INSERT INTO gallery_event (gallery_id, revision, change)
+            VALUES (\(id.rawValue), \(change.revision), \(text)) RETURNING id
             """, logger: .quiet
         ).decode(Int64.self) {
             eventID = value
