@@ -15,6 +15,8 @@ public final class GalleryService: Sendable {
     let store: any GalleryStoring
     let files: GalleryImageFiles
     let events: GalleryEvents
+    /// Changes of every server sharing the database, when there are several (see `GalleryEventFeed`).
+    let feed: (any GalleryEventFeed)?
     let proxy: ImageProxy
     let fetcher: ImageFetcher
     let processor: ImageProcessor
@@ -37,11 +39,12 @@ public final class GalleryService: Sendable {
             metrics: metrics)
     }
 
-    /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it.
+    /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it;
+    /// or, given a `feed`, event streams hear the feed instead: every server's changes, this one's included.
     public init(
-        store makeStore: GalleryStoreMaker, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
-        processor: ImageProcessor, linker: any ImageLinking, logger: Logger,
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        store makeStore: GalleryStoreMaker, feed: (any GalleryEventFeed)? = nil, files: GalleryImageFiles,
+        proxy: ImageProxy, fetcher: ImageFetcher, processor: ImageProcessor, linker: any ImageLinking,
+        logger: Logger, metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         let changes = Dictionary(
             uniqueKeysWithValues: GalleryChange.kinds.map { kind in
@@ -51,16 +54,21 @@ public final class GalleryService: Sendable {
         // The store tells the events of each change, and the events' poller asks the store: one of the two is
         // handed over once both exist. Every change but a creation is published (nobody can watch a gallery
         // before it exists): `create` counts that one itself.
+        // With a feed, this server's changes come back through it in their place among the others' (told here
+        // as well, one of two would arrive out of order).
         let relay = ChangeRelay()
         let store = makeStore(linker) { id, change in
             changes[change.kind]?.increment()
-            relay.send(id, change)
+            if feed == nil { relay.send(id, change) }
         }
         let events = GalleryEvents(
+            recentLimit: feed == nil ? 2048 : 0,
             subscribers: Meter(label: "tessera_gallery_event_subscribers", factory: metrics),
             revisions: { ids in (try? await store.revisions(of: ids)) ?? [:] })
         relay.connect(events)
+        feed?.deliver { id, change in events.publish(id, change) }
         self.events = events
+        self.feed = feed
         self.store = store
         self.files = files
         self.proxy = proxy
@@ -124,7 +132,10 @@ public final class GalleryService: Sendable {
     public func events(of id: GalleryID, lastEventID: Int?) async throws(GalleryError) -> GalleryEventStream {
         let known = try await store.gallery(id, items: false).revision
         // Subscribed before the stream decides on its first snapshot (see `GalleryEventStream`).
-        let (messages, missed) = events.subscribe(id, knownRevision: known, since: lastEventID)
+        let (messages, remembered) = events.subscribe(id, knownRevision: known, since: lastEventID)
+        var missed = remembered
+        // Read after subscribing, so no change falls between the two (one in both is told once).
+        if let feed, let lastEventID { missed = try await feed.changes(of: id, after: lastEventID) }
         let store = store
         return GalleryEventStream(
             messages: messages, lastEventID: lastEventID, missed: missed,

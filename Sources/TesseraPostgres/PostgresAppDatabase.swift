@@ -55,7 +55,8 @@ public final class PostgresAppDatabase: Service, Sendable {
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: try url.clientTLS())
-        configuration.options.maximumConnections = poolSize
+        // One more than asked for: `PostgresGalleryEvents` keeps one for its `LISTEN` while the server runs.
+        configuration.options.maximumConnections = poolSize + 1
         configuration.options.connectTimeout = url.connectTimeout
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
@@ -120,6 +121,14 @@ public final class PostgresAppDatabase: Service, Sendable {
             }
             return try await body(connection)
         }
+    }
+
+    /// Runs `body` on a pooled connection for as long as it takes (a `LISTEN`; not counted in `metrics`, being
+    /// the one connection the pool keeps beyond `poolSize` for it), only while the pool runs. The pool
+    /// connects and, on cancellation, closes it: a connection of our own could be left unclosed by a
+    /// cancellation in the middle of connecting.
+    func withListeningConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await Self.mapping(url) { try await client.withConnection { try await body($0) } }
     }
 
     /// Whether the database answers (`SELECT 1` on a pooled connection), for the server's readiness.

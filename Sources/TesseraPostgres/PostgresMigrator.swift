@@ -82,6 +82,21 @@ enum PostgresMigrator {
                     PRIMARY KEY (budget, period, slot))
                 """,
             ]),
+        Migration(
+            version: 4, name: "gallery events",
+            sql: [
+                // One row per change, written in the change's transaction (PostgresGalleryEvents). No foreign
+                // key: a gallery's last event ("gone") outlives it. `revision` is NULL for that one.
+                """
+                CREATE TABLE gallery_event (
+                    id bigserial PRIMARY KEY,
+                    gallery_id text NOT NULL,
+                    revision integer,
+                    change text NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now())
+                """,
+                "CREATE INDEX gallery_event_gallery ON gallery_event (gallery_id, revision)",
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

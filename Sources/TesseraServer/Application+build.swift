@@ -39,6 +39,7 @@ public func buildApplication(
             serverName: serverName),
         // In this order, stopped in reverse: the PostgreSQL pool last, after the environment's final writes.
         services: (environment.postgres.map { [$0 as any Service] } ?? [])
+            + (environment.galleryEvents.map { [$0 as any Service] } ?? [])
             + [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
         logger: environment.logger)

@@ -123,6 +123,8 @@ struct TesseraAPI {
     struct Answer {
         let status: UInt
         let body: [UInt8]
+        /// The revision the answer's ETag names, if it has one.
+        var revision: Int? = nil
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
@@ -167,6 +169,7 @@ struct TesseraAPI {
     private func execute(_ request: HTTPClientRequest) async throws -> Answer {
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 50 * 1024 * 1024)
-        return Answer(status: response.status.code, body: Array(body.readableBytesView))
+        let revision = response.headers.first(name: "ETag").flatMap { Int($0.trimmingCharacters(in: ["\""])) }
+        return Answer(status: response.status.code, body: Array(body.readableBytesView), revision: revision)
     }
 }

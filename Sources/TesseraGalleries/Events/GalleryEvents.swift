@@ -13,10 +13,11 @@ enum GalleryStreamMessage: Sendable {
 
 /// Fans every gallery change out to the event streams watching that gallery.
 ///
-/// `publish` is called on the database writer's queue right after each commit, so streams see changes in
-/// commit order. While anyone watches, a poller compares the watched galleries' revisions with the last
-/// one published twice a second, so changes made by another process reach the streams too (within a
-/// second: a revision must stay unannounced over two polls to count as made elsewhere).
+/// `publish` is called on the database writer's queue right after each commit, or by a `GalleryEventFeed`
+/// (several servers on one database), so streams see changes in commit order. While anyone watches, a poller
+/// compares the watched galleries' revisions with the last one published twice a second, so changes made by
+/// another process reach the streams too (within a second: a revision must stay unannounced over two polls to
+/// count as made elsewhere).
 ///
 /// It also keeps the last `recentLimit` to twice that many changes of every gallery, so a client that
 /// reconnects with `Last-Event-ID` (a stream dropped for not reading, a network blip) is sent what it
@@ -42,7 +43,8 @@ final class GalleryEvents: Sendable {
 
     /// - Parameter revisions: reads the current revisions of galleries (`GalleryStoring.revisions(of:)`).
     /// - Parameter recentLimit: changes kept for clients that reconnect; each is small (an added item's
-    ///   JSON at most), so the default holds a few megabytes at worst.
+    ///   JSON at most), so the default holds a few megabytes at worst. 0 with a `GalleryEventFeed`, which
+    ///   keeps them in the database instead.
     init(
         interval: Duration = .milliseconds(500), heartbeatEvery: Int = 30, recentLimit: Int = 2048,
         subscribers: Meter = Meter(label: "gallery_event_subscribers", factory: NOOPMetricsHandler.instance),
@@ -84,9 +86,10 @@ final class GalleryEvents: Sendable {
             if let revision = change.revision {
                 state.lastRevision[id] = max(state.lastRevision[id] ?? 0, revision)
                 if let seen = state.unpublished[id], seen <= revision { state.unpublished[id] = nil }
-                state.recent.append((id, change))
-                // Trimmed by half at a time, so a publish costs no copy of the whole list.
-                if state.recent.count >= 2 * recentLimit { state.recent.removeFirst(recentLimit) }
+                // None kept when a feed remembers them (`recentLimit` 0). Trimmed by half at a time, so a
+                // publish costs no copy of the whole list.
+                if recentLimit > 0 { state.recent.append((id, change)) }
+                if recentLimit > 0 && state.recent.count >= 2 * recentLimit { state.recent.removeFirst(recentLimit) }
             }
             return Array(state.subscribers[id, default: [:]].values)
         }

@@ -11,7 +11,8 @@ import TesseraGalleries
 /// Every change is one transaction that first locks the gallery's row (`SELECT … FOR UPDATE`), so changes to
 /// one gallery from several servers take turns and revisions never fork. Within this server, changes also run
 /// one at a time and `onChange` is told after each commit, before the next change starts: in commit order, as
-/// the SQLite writer's queue does. (Telling other servers is the events' job, not the store's.)
+/// the SQLite writer's queue does. Each change also writes its event row in its transaction, which is how every
+/// server hears of it (`PostgresGalleryEvents`).
 ///
 /// Split by concern: reads (`+Reading`), changes (`+Writing`), item order (`+Ordering`).
 public final class PostgresGalleryStore: GalleryStoring {
@@ -39,7 +40,8 @@ public final class PostgresGalleryStore: GalleryStoring {
         try await Self.galleryErrors { try await self.database.withConnection(body) }
     }
 
-    /// A change: one transaction, then `onChange` with the change it reports, before the next change starts.
+    /// A change: one transaction, with the event of the change it reports (`PostgresGalleryEvents`), then
+    /// `onChange` with that change, before the next change starts.
     func write<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, (GalleryID, GalleryChange)?)
     ) async throws(GalleryError) -> T {
@@ -47,7 +49,13 @@ public final class PostgresGalleryStore: GalleryStoring {
         let onChange = onChange
         return try await Self.galleryErrors {
             try await self.writes.run {
-                let (value, change) = try await database.withTransaction(body)
+                let (value, change) = try await database.withTransaction { connection in
+                    let (value, change) = try await body(connection)
+                    if let (id, change) = change {
+                        try await PostgresGalleryEvents.record(change, of: id, connection)
+                    }
+                    return (value, change)
+                }
                 if let (id, change) = change { onChange(id, change) }
                 return value
             }

@@ -21,6 +21,8 @@ public struct AppEnvironment: Sendable {
     /// The PostgreSQL database shared with other servers (`TESSERA_DATABASE_URL`), run as a service beside the
     /// server; `nil` with SQLite alone. What it holds so far: docs/deploy.md, "PostgreSQL".
     public let postgres: PostgresAppDatabase?
+    /// Every server's gallery changes, heard through the database (with `postgres`; run as a service).
+    public let galleryEvents: PostgresGalleryEvents?
     public let search: SearchService
     public let imageLinker: any ImageLinking
     /// `/img/...`: the guarded fetcher, libvips and the image caches behind signed URLs.
@@ -114,12 +116,13 @@ public struct AppEnvironment: Sendable {
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger,
             metrics: metrics)
+        let galleryEvents = postgres.map { PostgresGalleryEvents(database: $0, logger: logger) }
         let galleries =
             if let postgres {
                 GalleryService(
-                    store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) }, files: galleryFiles,
-                    proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger,
-                    metrics: metrics)
+                    store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) },
+                    feed: galleryEvents, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
+                    linker: signer, logger: logger, metrics: metrics)
             } else {
                 GalleryService(
                     database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
@@ -127,6 +130,7 @@ public struct AppEnvironment: Sendable {
             }
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database, postgres: postgres,
+            galleryEvents: galleryEvents,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout, observer: sourceMetrics),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),
