@@ -14,11 +14,15 @@ import TesseraCore
 /// copies under a minute old; a miss stops the backup with `missingImages`, never a hole in it.)
 public struct DataFolderBackup: Sendable {
     public let dataDirectory: URL
+    /// Where the image copies are (`TESSERA_MEDIA`, else `gallery-images` in the data folder); in the backup
+    /// they go under `gallery-images/` either way.
+    public let mediaDirectory: URL
     /// `TESSERA_SECRET` is set: the key is that setting, not a file, and the backup says so.
     public let secretConfigured: Bool
 
-    public init(dataDirectory: URL, secretConfigured: Bool) {
+    public init(dataDirectory: URL, mediaDirectory: URL? = nil, secretConfigured: Bool) {
         self.dataDirectory = dataDirectory
+        self.mediaDirectory = mediaDirectory ?? dataDirectory.appendingPathComponent(BackupLayout.images)
         self.secretConfigured = secretConfigured
     }
 
@@ -48,7 +52,7 @@ public struct DataFolderBackup: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: staging) }
 
-        let images = dataDirectory.appendingPathComponent(BackupLayout.images)
+        let images = mediaDirectory
         Self.stageEveryImage(in: images, to: stagedImages)
         let snapshot = staging.appendingPathComponent(BackupLayout.database)
         let contents = try SQLiteSnapshot.take(of: live, into: snapshot)
@@ -56,7 +60,8 @@ public struct DataFolderBackup: Sendable {
         for hash in contents.hashes {
             let staged = stagedImages.appendingPathComponent(hash)
             if BackupFiles.size(of: staged) == nil,
-                !BackupFiles.hardLink(dataDirectory.appendingPathComponent(BackupLayout.image(hash)), to: staged)
+                !BackupFiles.hardLink(
+                    images.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash), to: staged)
             {
                 missing.append(hash)
             }

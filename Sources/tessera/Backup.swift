@@ -26,7 +26,8 @@ struct BackupCommand: AsyncParsableCommand {
         guard configuration.databaseURL == nil else { throw Exit.backup(.postgres) }
         let destination = URL(fileURLWithPath: file).standardizedFileURL
         let backup = DataFolderBackup(
-            dataDirectory: configuration.dataDirectory, secretConfigured: !(configuration.secret ?? "").isEmpty)
+            dataDirectory: configuration.dataDirectory, mediaDirectory: configuration.mediaDirectory,
+            secretConfigured: !(configuration.secret ?? "").isEmpty)
         let summary = try await BackupCLI.blocking { () throws(BackupError) in try backup.write(to: destination) }
         Terminal.out("Wrote \(destination.path): \(BackupCLI.describe(summary))\n")
         if summary.secret == .configured {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraGalleries
 import TesseraTestSupport
 import Testing
 
@@ -191,6 +192,36 @@ struct BackupCommandTests {
                 $0.hasPrefix(".backup-")
             }
             #expect(left.isEmpty, "the staging folder is removed")
+        }
+    }
+
+    /// Image copies kept elsewhere (`TESSERA_MEDIA`) are written there, backed up from there, and restored into
+    /// the new data folder's own `gallery-images/`.
+    @Test func imageCopiesInTheirOwnFolderAreBackedUpFromIt() async throws {
+        try await withFolders { base in
+            let data = base.appendingPathComponent("data")
+            let media = base.appendingPathComponent("shared media")
+            let environment = ["TESSERA_DATA": data.path, "TESSERA_MEDIA": media.path]
+            #expect(try await CLIProcess.run(["gallery", "create", "Trips"], environment: environment).status == 0)
+            let image = base.appendingPathComponent("image.jpg")
+            let bytes = Data(StandInImage.jpeg + Array("elsewhere".utf8))
+            try bytes.write(to: image)
+            let added = try await CLIProcess.run(["gallery", "add", "Trips", image.path], environment: environment)
+            #expect(added.status == 0, "\(added.stderr)")
+            let hash = GalleryImageFiles.hash(of: bytes)
+            let stored = media.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+            #expect(try Data(contentsOf: stored) == bytes, "the copy is in TESSERA_MEDIA")
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("gallery-images").path))
+
+            let backup = base.appendingPathComponent("backup.tessera")
+            let result = try await CLIProcess.run(["backup", backup.path], environment: environment)
+            #expect(result.stdout.contains(": 1 gallery, 1 item, 1 image copy, "), "\(result.stdout)")
+            let target = base.appendingPathComponent("restored")
+            let restored = try await CLIProcess.run(["restore", backup.path, "--data", target.path], environment: [:])
+            #expect(restored.status == 0, "\(restored.stderr)")
+            let copy = target.appendingPathComponent("gallery-images").appendingPathComponent(String(hash.prefix(2)))
+                .appendingPathComponent(hash)
+            #expect(try Data(contentsOf: copy) == bytes)
         }
     }
 

@@ -76,17 +76,14 @@ struct ClusterTests {
 
             let data = cluster.root.appendingPathComponent("cli")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(
-                at: data.appendingPathComponent("gallery-images"),
-                withDestinationURL: cluster.root.appendingPathComponent("media"))
             let bytes = Self.image("from the CLI")
             let file = data.appendingPathComponent("photo.jpg")
             try Data(bytes).write(to: file)
             let added = try await CLIProcess.run(
                 ["gallery", "add", gallery.id.rawValue, file.path, "--json"],
                 environment: [
-                    "TESSERA_DATA": data.path, "TESSERA_DATABASE_URL": cluster.databaseURL,
-                    "TESSERA_SECRET": cluster.secret,
+                    "TESSERA_DATA": data.path, "TESSERA_MEDIA": cluster.root.appendingPathComponent("media").path,
+                    "TESSERA_DATABASE_URL": cluster.databaseURL, "TESSERA_SECRET": cluster.secret,
                 ])
             #expect(added.status == 0, "\(added.stderr)")
             let item = try JSONDecoder().decode(GalleryItem.self, from: Data(added.stdout.utf8))

@@ -11,8 +11,8 @@ import Testing
 #endif
 
 /// What `scripts/cluster` starts, for the tests through the balancer: two `tessera serve` processes on one
-/// PostgreSQL database, with one `TESSERA_SECRET` and one folder of gallery image copies (each data folder's
-/// `gallery-images` links to it), and nginx in front (`TestBalancer`, the same configuration). Every test
+/// PostgreSQL database, with one `TESSERA_SECRET` and one folder of gallery image copies (`TESSERA_MEDIA`),
+/// and nginx in front (`TestBalancer`, the same configuration). Every test
 /// client has one address, so the upload budget is off (`extra` environment may change that).
 struct TestCluster {
     let servers: [ServerProcess]
@@ -33,13 +33,12 @@ struct TestCluster {
             for n in 1...2 {
                 let data = root.appendingPathComponent("server\(n)")
                 try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                try FileManager.default.createSymbolicLink(
-                    at: data.appendingPathComponent("gallery-images"), withDestinationURL: media)
                 servers.append(
                     try await ServerProcess.start(
                         [],
                         environment: [
-                            "TESSERA_DATA": data.path, "TESSERA_DATABASE_URL": url.urlText, "TESSERA_SECRET": secret,
+                            "TESSERA_DATA": data.path, "TESSERA_MEDIA": media.path, "TESSERA_DATABASE_URL": url.urlText,
+                            "TESSERA_SECRET": secret,
                             "TESSERA_TRUSTED_PROXIES": "127.0.0.1", "TESSERA_IMPORT_RATE": "off",
                         ].merging(extra) { _, new in new }))
             }

@@ -11,6 +11,10 @@ public struct AppConfiguration: Sendable {
     public var port = 8080
     /// The data folder: SQLite database, caches, the image-signing secret.
     public var dataDirectory: URL
+    /// `TESSERA_MEDIA`: the galleries' image copies; nil: `gallery-images` in the data folder (`mediaDirectory`).
+    public var mediaOverride: URL?
+    /// Where the galleries' image copies live: a folder several servers on one PostgreSQL database may share.
+    public var mediaDirectory: URL { mediaOverride ?? dataDirectory.appendingPathComponent("gallery-images") }
     /// Folders of the user's own photos (the `local` source).
     public var libraries: [String] = []
     /// The sample photos shipped in `Samples/`, searched when no library is configured (`TESSERA_SAMPLES`,
@@ -51,6 +55,7 @@ public struct AppConfiguration: Sendable {
         if let host = environment["TESSERA_HOST"], !host.isEmpty { self.host = host }
         if let port = environment["TESSERA_PORT"], !port.isEmpty { self.port = try Self.parsePort(port) }
         if let data = environment["TESSERA_DATA"], !data.isEmpty { dataDirectory = URL(fileURLWithPath: data) }
+        if let media = environment["TESSERA_MEDIA"], !media.isEmpty { mediaOverride = URL(fileURLWithPath: media) }
         if let libraries = environment["TESSERA_LIBRARY"], !libraries.isEmpty {
             self.libraries = libraries.split(separator: ":").map(String.init)
         }

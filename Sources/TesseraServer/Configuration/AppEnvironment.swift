@@ -110,8 +110,7 @@ public struct AppEnvironment: Sendable {
                 capacityBytes: images.diskCacheBytes, logger: logger)
             : nil
         let processor = ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency)
-        let galleryFiles = GalleryImageFiles(
-            directory: configuration.dataDirectory.appendingPathComponent("gallery-images"))
+        let galleryFiles = GalleryImageFiles(directory: configuration.mediaDirectory)
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger,
