@@ -20,6 +20,22 @@ public enum SharedDatabaseError: Error, Sendable, CustomStringConvertible {
     /// A query or the pool failed after start; the reason as PostgreSQL gave it (no query parameters).
     case query(String)
 
+    /// Whether this says the database is away (down, restarting, refusing connections, too slow to answer)
+    /// rather than that a query was wrong: a request meeting it may be tried again once the database is back.
+    public var isUnavailable: Bool {
+        switch self {
+        case .unreachable, .tls, .authenticationFailed, .databaseMissing:
+            true
+        case .query(let reason):
+            // SQLSTATE classes 08 (connection), 53 (resources: too many connections), 57P (shutting down,
+            // starting up) and 55000 (a database not accepting connections); our own deadline; a closed pool.
+            ["SQLSTATE 08", "SQLSTATE 53", "SQLSTATE 57P", "SQLSTATE 55000"].contains { reason.contains($0) }
+                || reason.hasPrefix("no answer within") || reason == "the connection pool is closed"
+        case .malformedURL, .schemaTooNew, .migrationLockTimeout, .migrationFailed:
+            false
+        }
+    }
+
     public var description: String {
         switch self {
         case .malformedURL(let reason):

@@ -1496,6 +1496,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/get(listGalleries)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/galleries/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -1640,6 +1663,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/post(createGallery)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A gallery.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/post(createGallery)/responses/201`.
@@ -1788,6 +1834,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/get(getGallery)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A gallery.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/get(getGallery)/responses/200`.
@@ -1931,6 +2000,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A gallery.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)/responses/200`.
@@ -2173,6 +2265,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A gallery.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)/responses/200`.
@@ -2411,6 +2526,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/restore/post(restoreGallery)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A gallery.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/restore/post(restoreGallery)/responses/200`.
@@ -2845,6 +2983,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/items/post(addGalleryItem)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Created: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/responses/201/headers`.
                 internal struct Headers: Sendable, Hashable {
@@ -3244,6 +3405,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/delete(removeGalleryItem)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The gallery's revision after the change, and the item's index after a move.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/delete(removeGalleryItem)/responses/200`.
@@ -3480,6 +3664,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/move/post(moveGalleryItem)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The gallery's revision after the change, and the item's index after a move.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/move/post(moveGalleryItem)/responses/200`.
@@ -3697,6 +3904,29 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/galleries/{id}/export/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -3800,15 +4030,15 @@ internal enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         internal enum AcceptableContentType: AcceptableProtocol {
-            case applicationZip
             case json
+            case applicationZip
             case other(Swift.String)
             internal init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
-                case "application/zip":
-                    self = .applicationZip
                 case "application/json":
                     self = .json
+                case "application/zip":
+                    self = .applicationZip
                 default:
                     self = .other(rawValue)
                 }
@@ -3817,16 +4047,16 @@ internal enum Operations {
                 switch self {
                 case let .other(string):
                     return string
-                case .applicationZip:
-                    return "application/zip"
                 case .json:
                     return "application/json"
+                case .applicationZip:
+                    return "application/zip"
                 }
             }
             internal static var allCases: [Self] {
                 [
-                    .applicationZip,
-                    .json
+                    .json,
+                    .applicationZip
                 ]
             }
         }

@@ -2,6 +2,7 @@ import HTTPTypes
 import TesseraFetcher
 import TesseraGalleries
 import TesseraImageProcessing
+import TesseraPostgres
 
 extension APIError {
     /// A gallery request that cannot be done, in the statuses and codes `docs/openapi.yaml` promises; a
@@ -55,6 +56,14 @@ extension APIError {
         case .proxy(let proxy):
             // A search result's image: the proxy's own answer, as `/img` would give it.
             self.init(proxy)
+        case .storage(let underlying as SharedDatabaseError) where underlying.isUnavailable:
+            // The shared database is away (restarting, refusing connections, too slow): nothing was changed,
+            // and the same request will work once it is back, as `/api/health` will say.
+            self.init(
+                status: .serviceUnavailable, code: "database_unavailable",
+                message: "The database is not answering right now; nothing was changed. Try again in a moment.",
+                underlying: underlying)
+            headers[.retryAfter] = "5"
         case .storage(let underlying):
             self.init(
                 status: .internalServerError, code: "storage_failed",
