@@ -213,24 +213,7 @@ struct SyntheticLibrary {
     }
 }
 
-/// A small, fast, seedable random source, so every run measures the same library and queries.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
+extension SplitMix64 {
     /// An index in `0..<count`, small ones far likelier (Zipf, s = 1): a few words are everywhere, most are rare.
     mutating func zipf(_ count: Int) -> Int {
         let harmonic = (1...count).reduce(0.0) { $0 + 1 / Double($1) }

@@ -84,24 +84,13 @@ final class CollectedEvents: Sendable {
         let response = try await collected.client.execute(request, timeout: .seconds(300))
         #expect(response.status == .ok)
         let task = Task { [collected] in
-            var text = ""
+            var parser = ServerSentEventParser()
             do {
                 for try await chunk in response.body {
-                    text += String(buffer: chunk)
-                    while let end = text.range(of: "\n\n") {
-                        let block = String(text[..<end.lowerBound])
-                        text = String(text[end.upperBound...])
-                        var event = Event()
-                        var isEvent = false
-                        for line in block.split(separator: "\n") {
-                            if line.hasPrefix("event: ") { (event.name, isEvent) = (String(line.dropFirst(7)), true) }
-                            if line.hasPrefix("id: ") { event.id = Int(line.dropFirst(4)) }
-                            if line.hasPrefix("data: ") {
-                                (event.data, isEvent) = (event.data + line.dropFirst(6), true)
-                            }
-                        }
-                        if isEvent { collected.events.withLock { $0.append(event) } }
+                    let events = parser.feed(String(buffer: chunk)).map {
+                        Event(name: $0.name, id: $0.id.flatMap { Int($0) }, data: $0.data)
                     }
+                    collected.events.withLock { $0 += events }
                 }
             } catch {}
         }

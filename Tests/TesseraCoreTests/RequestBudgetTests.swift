@@ -50,7 +50,7 @@ struct RequestBudgetTests {
         let limits: [BudgetLimit] = [.perMinute(7), BudgetLimit(count: 3, seconds: 10)]
         let budget = RequestBudget(name: "itunes", source: .itunes, limits: limits)
         var granted: [Double] = []
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<3_000 {
             // Bursts and gaps: steps from 0 to 4 s.
             clock.advance(Double(generator.next() % 4_000) / 1_000)
@@ -91,18 +91,5 @@ struct RequestBudgetTests {
         #expect(SourceError.overBudget(.itunes, retryAfter: 9).code == "rate_limited")
         #expect(ErrorInfo(SourceError.overBudget(.itunes, retryAfter: 9)).retryAfter == 9)
         #expect(ErrorInfo(SourceError.timeout(.itunes, seconds: 8)).retryAfter == nil)
-    }
-}
-
-/// A small seeded generator, so the random schedule is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -39,15 +39,15 @@ struct GalleryConcurrencyTests {
             let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
                 for number in 0..<clients {
                     group.addTask {
-                        var random = SeededRandom(seed: UInt64(number + 1))
+                        var random = SplitMix64(seed: UInt64(number + 1))
                         var tally = Tally()
                         var mine: [String] = []
                         for _ in 0..<operations {
-                            let roll = random.next(below: 4)
+                            let roll = random.below(4)
                             if mine.isEmpty || roll < 2 {
-                                var json = bodies[random.next(below: bodies.count)]
-                                if random.next(below: 2) == 0 {
-                                    json = String(json.dropLast()) + #", "index": \#(random.next(below: 30))}"#
+                                var json = bodies[random.below(bodies.count)]
+                                if random.below(2) == 0 {
+                                    json = String(json.dropLast()) + #", "index": \#(random.below(30))}"#
                                 }
                                 let response = try await GalleriesAPITests.add(client, gallery.id, json: json)
                                 #expect(response.status == .created)
@@ -56,14 +56,14 @@ struct GalleryConcurrencyTests {
                                 tally.added.append(id)
                                 tally.acknowledged += 1
                             } else if roll == 2 {
-                                let id = mine[random.next(below: mine.count)]
+                                let id = mine[random.below(mine.count)]
                                 let response = try await client.execute(
                                     uri: "/api/galleries/\(gallery.id)/items/\(id)/move", method: .post,
-                                    body: ByteBuffer(string: #"{"index": \#(random.next(below: 40))}"#))
+                                    body: ByteBuffer(string: #"{"index": \#(random.below(40))}"#))
                                 #expect(response.status == .ok)
                                 tally.acknowledged += 1
                             } else {
-                                let id = mine.remove(at: random.next(below: mine.count))
+                                let id = mine.remove(at: random.below(mine.count))
                                 let response = try await client.execute(
                                     uri: "/api/galleries/\(gallery.id)/items/\(id)", method: .delete)
                                 #expect(response.status == .ok)
@@ -125,20 +125,5 @@ struct GalleryConcurrencyTests {
             #expect(order == ids)
             await stream.close()
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be replayed.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

@@ -120,21 +120,11 @@ final class EventStream: Sendable {
         #expect(response.status == .ok)
         let (events, continuation) = AsyncStream.makeStream(of: Event?.self)
         let reader = Task {
-            var text = ""
+            var parser = ServerSentEventParser()
             do {
                 for try await chunk in response.body {
-                    text += String(buffer: chunk)
-                    while let end = text.range(of: "\n\n") {
-                        let block = String(text[..<end.lowerBound])
-                        text = String(text[end.upperBound...])
-                        var event = Event()
-                        var isEvent = false
-                        for line in block.split(separator: "\n") {
-                            if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)); isEvent = true }
-                            if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
-                            if line.hasPrefix("data: ") { event.data += String(line.dropFirst(6)); isEvent = true }
-                        }
-                        if isEvent { continuation.yield(event) }
+                    for event in parser.feed(String(buffer: chunk)) {
+                        continuation.yield(Event(name: event.name, id: event.id, data: event.data))
                     }
                 }
             } catch {}
