@@ -24,6 +24,9 @@ public protocol GalleryStoring: Sendable {
     func image(of itemID: GalleryItemID, in id: GalleryID) async throws(GalleryError) -> NewGalleryImage
     /// Every stored image some item names.
     func referencedHashes() async throws(GalleryError) -> Set<String>
+    /// The gallery's revision and whether it is in Recently deleted: what a change checks before any
+    /// download, without counting items or reading the cover (the default reads the whole summary).
+    func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool)
 
     // MARK: Changing galleries
 
@@ -43,6 +46,13 @@ public protocol GalleryStoring: Sendable {
     func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Int
     func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int?)
         async throws(GalleryError) -> (revision: Int, index: Int)
+}
+
+extension GalleryStoring {
+    public func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
+        let gallery = try await gallery(id, items: false)
+        return (gallery.revision, gallery.deletedAt != nil)
+    }
 }
 
 /// Makes the store `GalleryService` uses, given how to link stored images and whom to tell of each change.
