@@ -116,10 +116,12 @@ struct FastJSONDecoderTests {
         return "\(mirror.subjectType)(\(parts.joined(separator: ", ")))"
     }
 
-    private static let replacements: [Any] = [
-        NSNull(), 0, -0.0, 7, -12, 1.5, 34.0, 0.1, 1e300, 2.5e-3, 9_007_199_254_740_993, "", "12", "x\"y\\z/é😀",
-        true, false, [Any](), [String: Any](), ["_content": "in an object"], [1, "two", NSNull()],
-    ]
+    private static var replacements: [Any] {
+        [
+            NSNull(), 0, -0.0, 7, -12, 1.5, 34.0, 0.1, 1e300, 2.5e-3, 9_007_199_254_740_993, "", "12", "x\"y\\z/é😀",
+            true, false, [Any](), [String: Any](), ["_content": "in an object"], [1, "two", NSNull()],
+        ]
+    }
 
     /// The document with a few values replaced or dropped, written back as JSON, sometimes with a key
     /// repeated, slashes and letters escaped, or a byte broken.
