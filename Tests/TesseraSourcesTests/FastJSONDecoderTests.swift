@@ -6,10 +6,10 @@ import Testing
 @testable import TesseraSources
 
 /// `FastJSONDecoder` must read every source's answers exactly as `JSONDecoder` does: the stand-ins' real
-/// answers, and thousands of copies with values swapped for other types, nulls, odd numbers and escapes,
+/// answers, and 200 copies each with values swapped for other types, nulls, odd numbers and escapes,
 /// keys dropped or repeated, and bytes broken, are decoded both ways and compared value by value
 /// (or error by error).
-@Suite("FastJSONDecoder reads source answers as JSONDecoder does")
+@Suite("FastJSONDecoder reads source answers as JSONDecoder does", .serialized)
 struct FastJSONDecoderTests {
     @Test func openverse() async throws {
         let body = try await answer(OpenverseStandIn()) { server, http in
@@ -81,12 +81,13 @@ struct FastJSONDecoderTests {
         return try #require(await cache.body(for: key, now: Date()))
     }
 
-    /// Decodes `body` and 1,500 mutations of it both ways; every pair must match.
+    /// Decodes `body` and 200 mutations of it both ways; every pair must match. (Few enough that a debug
+    /// build stays quick beside the suites that time stand-ins; the seeds make each run the same.)
     private func compare<T: Decodable>(_ type: T.Type, _ body: Data, seed: UInt64) throws {
         let document = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         var random = SeededRandom(seed: seed)
         var decodedBoth = 0
-        for round in 0..<1500 {
+        for round in 0..<200 {
             let data = round == 0 ? body : mutated(document, &random)
             let expected = Result { try JSONDecoder().decode(type, from: data) }
             let actual = Result { try FastJSONDecoder.decode(type, from: data) }
@@ -95,7 +96,7 @@ struct FastJSONDecoderTests {
             if got != want { return }
             if case .success = expected { decodedBoth += 1 }
         }
-        #expect(decodedBoth > 100, "most mutations still decode, so values are compared and not only errors")
+        #expect(decodedBoth > 20, "most mutations still decode, so values are compared and not only errors")
     }
 
     private func describe<T>(_ result: Result<T, any Error>) -> String {
