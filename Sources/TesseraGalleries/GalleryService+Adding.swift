@@ -73,11 +73,11 @@ extension GalleryService {
     /// Fails early, before any download, for a gallery that does not exist, is deleted, or has moved on.
     private func ensureWritable(_ id: GalleryID, index: Int?, ifRevision: Int?) async throws(GalleryError) {
         if let index, index < 0 { throw .invalidIndex(index) }
-        let gallery = try await store.gallery(id, items: false)
-        if let ifRevision, ifRevision != gallery.revision {
-            throw .revisionMismatch(expected: ifRevision, current: gallery.revision)
+        let state = try await store.state(of: id)
+        if let ifRevision, ifRevision != state.revision {
+            throw .revisionMismatch(expected: ifRevision, current: state.revision)
         }
-        if gallery.deletedAt != nil { throw .galleryDeleted }
+        if state.deleted { throw .galleryDeleted }
     }
 
     /// Where an image comes from: a search result, kept as it is, or an import (a URL or an upload), whose

@@ -16,7 +16,7 @@ extension GalleryStore {
     }
 
     static func item(_ record: GalleryItemRecord, linker: any ImageLinking) throws -> GalleryItem {
-        let item = try JSONDecoder().decode(Item.self, from: Data(record.item.utf8))
+        let item = try FastJSONDecoder.decode(Item.self, from: Data(record.item.utf8))
         return GalleryItem(
             id: GalleryItemID(unchecked: record.id), item: item, sourceURL: record.sourceURL, size: record.imageSize,
             image: refs(for: record, linker: linker), addedAt: Timestamp.text(record.addedAt))

@@ -61,6 +61,18 @@ extension GalleryStore {
         }
     }
 
+    /// The gallery row alone: one lookup by key.
+    func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
+        try await run {
+            try await self.writer.read { db in
+                guard let record = try GalleryRecord.fetchOne(db, key: id.rawValue) else {
+                    throw GalleryError.galleryNotFound(id.rawValue)
+                }
+                return (record.revision, record.deletedAt != nil)
+            }
+        }
+    }
+
     /// Revisions of these galleries now (missing ones left out), for streams watching for outside changes.
     func revisions(of ids: [GalleryID]) async throws(GalleryError) -> [GalleryID: Int] {
         guard !ids.isEmpty else { return [:] }
@@ -101,7 +113,7 @@ extension GalleryStore {
                         .filter(GalleryItemRecord.Columns.id == itemID.rawValue).fetchOne(db)
                 else { throw GalleryError.itemNotFound(itemID.rawValue) }
                 return NewGalleryImage(
-                    item: try JSONDecoder().decode(Item.self, from: Data(row.item.utf8)), sourceURL: row.sourceURL,
+                    item: try FastJSONDecoder.decode(Item.self, from: Data(row.item.utf8)), sourceURL: row.sourceURL,
                     hash: row.imageHash, format: row.imageFormat, size: row.imageSize, width: row.width,
                     height: row.height)
             }

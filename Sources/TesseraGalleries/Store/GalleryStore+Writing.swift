@@ -86,7 +86,11 @@ extension GalleryStore {
                 row.position = position
                 try row.insert(db)
                 try Self.bump(&gallery, at: time, db)
-                let item = try Self.item(row, linker: linker)
+                // The stored JSON is `image.item` encoded, and Item's encoding reads back as the same value.
+                let item = GalleryItem(
+                    id: GalleryItemID(unchecked: row.id), item: image.item, sourceURL: row.sourceURL,
+                    size: row.imageSize, image: Self.refs(for: row, linker: linker),
+                    addedAt: Timestamp.text(row.addedAt))
                 let change = GalleryChange.added(revision: gallery.revision, index: placed, item: item)
                 db.afterNextTransaction { _ in onChange(id, change) }
                 return (item, placed, gallery.revision)

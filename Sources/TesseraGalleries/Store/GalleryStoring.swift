@@ -27,6 +27,9 @@ public protocol GalleryStoring: Sendable {
     /// For each of these items (`Item.id`, `source:nativeID`) that galleries not deleted hold: those galleries,
     /// most recently changed first, each once. Items no gallery holds are left out.
     func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]]
+    /// The gallery's revision and whether it is in Recently deleted: what a change checks before any
+    /// download, without counting items or reading the cover (the default reads the whole summary).
+    func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool)
 
     // MARK: Changing galleries
 
@@ -69,6 +72,13 @@ extension GalleryRef {
             holding[item, default: []].append(ref)
         }
         return holding
+    }
+}
+
+extension GalleryStoring {
+    public func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
+        let gallery = try await gallery(id, items: false)
+        return (gallery.revision, gallery.deletedAt != nil)
     }
 }
 

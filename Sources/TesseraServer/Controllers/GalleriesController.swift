@@ -281,7 +281,8 @@ struct GalleriesController<Context: ConnectionRequestContext> {
     static func json<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         let data = try await collect(request, limit: maxJSONBytes, what: "The request body")
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            // JSONDecoder's result and errors (it falls back to it), faster for an item's many fields.
+            return try FastJSONDecoder.decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {
             throw GalleryError.invalidBody("The request body needs \"\(key.stringValue)\".")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

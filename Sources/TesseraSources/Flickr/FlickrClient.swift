@@ -119,7 +119,7 @@ public struct FlickrClient: MediaSource {
         if let common = response.commonFailure(.flickr) { throw common }
         var plain = response
         plain.body = FlickrWire.unwrappingJSONP(response.body)
-        if let status = try? JSONDecoder().decode(FlickrWire.Status.self, from: plain.body), status.stat == "fail" {
+        if let status = try? FastJSONDecoder.decode(FlickrWire.Status.self, from: plain.body), status.stat == "fail" {
             let code = status.code?.value ?? 0
             let message = status.message?.value?.trimmingWhitespace ?? ""
             if let result = try special(code) { return .answered(result) }
