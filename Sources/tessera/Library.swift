@@ -41,8 +41,7 @@ struct LibraryIndex: AsyncParsableCommand {
             store: store, processor: ImageProcessor(concurrency: concurrency), concurrency: concurrency)
         let printer = ProgressPrinter(isTerminal: isatty(STDERR_FILENO) == 1)
         let folder = folder
-        // The handlers go in before the work starts: a signal that came after the first progress line but
-        // before them would be ignored (the handlers ignore the default action first), and the run go on.
+        // The handler goes in before the work starts: a signal after the first progress line is always seen.
         let stop = CancelLater<Result<IndexSummary, LibraryError>>()
         let signals = StopOnSignal { stop.cancel() }
         let indexing = Task { () async -> Result<IndexSummary, LibraryError> in
@@ -223,28 +222,56 @@ final class CancelLater<Success: Sendable>: Sendable {
     }
 }
 
+/// The pipe `StopOnSignal`'s handler writes to: a C signal handler can reach nothing but globals, and writing
+/// one byte is among the few things it may do.
+nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
+
 /// Calls `onStop` on the first SIGINT or SIGTERM; a second one exits at once.
+///
+/// A real handler (`sigaction`) that writes to a pipe, read on a dispatch queue. Not a dispatch signal source
+/// with the signal ignored, as on Apple platforms: on Linux an ignored signal that reaches a thread not blocking
+/// it is thrown away, so some Ctrl-Cs went unseen and the run carried on to its end.
 final class StopOnSignal {
-    private let sources: [any DispatchSourceSignal]
+    private let source: any DispatchSourceRead
+    private let pipeEnds: (read: Int32, write: Int32)
 
     init(onStop: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "tessera.library.signals")
+        var ends: [Int32] = [-1, -1]
+        _ = ends.withUnsafeMutableBufferPointer { pipe($0.baseAddress) }
+        pipeEnds = (ends[0], ends[1])
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        stopSignalPipe = ends[1]
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(stopSignalPipe, &byte, 1)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESTART)
+        for signalNumber in [SIGINT, SIGTERM] { sigaction(signalNumber, &action, nil) }
+
         let stopping = Flag()
-        sources = [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler {
+        let readEnd = ends[0]
+        source = DispatchSource.makeReadSource(
+            fileDescriptor: readEnd, queue: DispatchQueue(label: "tessera.library.signals"))
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            let count = read(readEnd, &bytes, bytes.count)
+            for _ in 0..<max(count, 0) {
                 if stopping.raise() { exit(130) }
                 Terminal.error("\nStopping after saving what was read (press Ctrl-C again to quit at once)…\n")
                 onStop()
             }
-            source.resume()
-            return source
         }
+        source.resume()
     }
 
+    /// Back to the default actions (Ctrl-C ends the process), and the pipe closed.
     func stop() {
-        for source in sources { source.cancel() }
+        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
+        source.cancel()
+        close(pipeEnds.read)
+        close(pipeEnds.write)
     }
 
     private final class Flag: Sendable {
