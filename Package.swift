@@ -298,6 +298,7 @@ let package = Package(
                 "TesseraFetcher",
                 "TesseraStorage",
                 "TesseraPostgres",
+                "TesseraLibrary",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
