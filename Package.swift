@@ -131,6 +131,7 @@ let package = Package(
                 "TesseraStorage",
                 "TesseraImageProxy",
                 "TesseraGalleries",
+                "TesseraLibrary",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -285,7 +286,7 @@ let package = Package(
             name: "TesseraPostgresTests",
             dependencies: [
                 "TesseraPostgres", "TesseraStorage", "TesseraImageProxy", "TesseraGalleries", "TesseraCore",
-                "TesseraTestSupport",
+                "TesseraLibrary", "TesseraImageProcessing", "TesseraTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -297,6 +298,7 @@ let package = Package(
                 "TesseraFetcher",
                 "TesseraStorage",
                 "TesseraPostgres",
+                "TesseraLibrary",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -4,7 +4,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingFolder(String)
     /// The path to index is not a folder.
     case notAFolder(String)
-    /// The index (SQLite) failed; `detail` is the database's own message.
+    /// The index (SQLite or PostgreSQL) failed; `detail` is the database's own message.
     case database(String)
 
     public var code: String {

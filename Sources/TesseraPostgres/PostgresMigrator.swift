@@ -97,6 +97,38 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX gallery_event_gallery ON gallery_event (gallery_id, revision)",
             ]),
+        // The photo index every server searches (PostgresLibraryStore). `seq` plays SQLite's rowid: the order
+        // photos were first indexed in. `metadata` is label, value, label, value... `search` holds the
+        // words of title (A), keywords (B), tags (C) and caption (D), split and folded by the server.
+        Migration(
+            version: 5, name: "library index",
+            sql: [
+                """
+                CREATE TABLE library_photo (
+                    seq bigserial PRIMARY KEY,
+                    id text NOT NULL UNIQUE,
+                    root text NOT NULL,
+                    path text NOT NULL,
+                    size bigint NOT NULL,
+                    modified bigint NOT NULL,
+                    format text NOT NULL,
+                    width integer,
+                    height integer,
+                    title text NOT NULL,
+                    caption text,
+                    keywords text[] NOT NULL,
+                    tags text[] NOT NULL,
+                    creator text,
+                    copyright text,
+                    captured_at double precision,
+                    camera text,
+                    metadata text[] NOT NULL,
+                    indexed_at double precision NOT NULL,
+                    search tsvector NOT NULL,
+                    UNIQUE (root, path))
+                """,
+                "CREATE INDEX library_photo_search ON library_photo USING gin (search)",
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

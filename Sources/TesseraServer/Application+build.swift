@@ -101,19 +101,36 @@ struct EnvironmentService: Service {
 
 /// Brings the photo index up to date with the library folders once at start, in the background: unchanged
 /// files are skipped, so a restart costs a walk of the folders. Stops early (resumable) on shutdown.
+///
+/// On PostgreSQL the index is shared: only the server that gets the indexing lock indexes; the others say so
+/// and serve from the index as it is (and as the indexing server fills it).
 struct LibraryIndexService: Service {
     let environment: AppEnvironment
 
     func run() async throws {
         let logger = environment.logger
+        let roots = environment.configuration.libraryRoots
+        let indexer = environment.libraryIndexer
         let indexing = Task {
-            for root in environment.configuration.libraryRoots {
-                do {
-                    let summary = try await environment.libraryIndexer.index(folder: root)
-                    logger.info("library indexed", metadata: ["folder": "\(root)", "summary": "\(summary.line)"])
-                } catch {
-                    logger.warning("library not indexed", metadata: ["folder": "\(root)", "error": "\(error)"])
+            guard !roots.isEmpty else { return }
+            do {
+                let ran = try await indexer.store.whileIndexing {
+                    for root in roots {
+                        do {
+                            let summary = try await indexer.index(folder: root)
+                            logger.info(
+                                "library indexed", metadata: ["folder": "\(root)", "summary": "\(summary.line)"])
+                        } catch {
+                            logger.warning("library not indexed", metadata: ["folder": "\(root)", "error": "\(error)"])
+                        }
+                    }
                 }
+                if ran == nil {
+                    logger.notice(
+                        "library not indexed here: another server is indexing the shared index; searching it as it is")
+                }
+            } catch {
+                logger.warning("library not indexed", metadata: ["error": "\(error)"])
             }
         }
         try? await gracefulShutdown()

@@ -30,31 +30,36 @@ struct LocalLibraryAPITests {
         throw CancellationError()
     }
 
-    @Test func theServerIndexesItsLibraryAndServesItsPhotosThroughTheProxy() async throws {
+    @Test(arguments: Engine.allCases)
+    func theServerIndexesItsLibraryAndServesItsPhotosThroughTheProxy(engine: Engine) async throws {
         let library = try Self.libraryCopy()
         defer { try? FileManager.default.removeItem(at: library) }
-        try await withTessera(StandInSet().list, extraEnvironment: ["TESSERA_LIBRARY": library.path]) { client, _ in
-            let section = try await Self.search(client, "tabb")  // a prefix of "tabby"
-            #expect(section.id == .local)
-            let item = try #require(section.items.first)
-            #expect(item.id.source == .local)
-            #expect(item.tags.contains("pets"), "folder names are tags: \(item.tags)")
-            let thumbnail = try #require(item.thumbnail)
-            #expect(max(thumbnail.width ?? 0, thumbnail.height ?? 0) <= 400)
+        try await engine.withEnvironment { environment in
+            try await withTessera(
+                StandInSet().list, extraEnvironment: environment.merging(["TESSERA_LIBRARY": library.path]) { $1 }
+            ) { client, _ in
+                let section = try await Self.search(client, "tabb")  // a prefix of "tabby"
+                #expect(section.id == .local)
+                let item = try #require(section.items.first)
+                #expect(item.id.source == .local)
+                #expect(item.tags.contains("pets"), "folder names are tags: \(item.tags)")
+                let thumbnail = try #require(item.thumbnail)
+                #expect(max(thumbnail.width ?? 0, thumbnail.height ?? 0) <= 400)
 
-            let image = try await client.execute(uri: thumbnail.url, method: .get, headers: [.accept: "image/jpeg"])
-            #expect(image.status == .ok)
-            #expect(image.headers[.contentType] == "image/jpeg")
-            #expect(Array(image.body.readableBytesView.prefix(2)) == [0xFF, 0xD8])
+                let image = try await client.execute(uri: thumbnail.url, method: .get, headers: [.accept: "image/jpeg"])
+                #expect(image.status == .ok)
+                #expect(image.headers[.contentType] == "image/jpeg")
+                #expect(Array(image.body.readableBytesView.prefix(2)) == [0xFF, 0xD8])
 
-            let full = try #require(item.full)
-            let original = try await client.execute(uri: full.url, method: .get)
-            #expect(original.status == .ok)
-            let onDisk = try Data(contentsOf: library.appendingPathComponent("Pets/chelsea-the-tabby-cat.jpg"))
-            #expect(Data(original.body.readableBytesView) == onDisk, "the original is the file's bytes")
+                let full = try #require(item.full)
+                let original = try await client.execute(uri: full.url, method: .get)
+                #expect(original.status == .ok)
+                let onDisk = try Data(contentsOf: library.appendingPathComponent("Pets/chelsea-the-tabby-cat.jpg"))
+                #expect(Data(original.body.readableBytesView) == onDisk, "the original is the file's bytes")
 
-            let byID = try await client.execute(uri: "/api/items/local/\(item.id.nativeID)", method: .get)
-            #expect(byID.status == .ok)
+                let byID = try await client.execute(uri: "/api/items/local/\(item.id.nativeID)", method: .get)
+                #expect(byID.status == .ok)
+            }
         }
     }
 

@@ -3,20 +3,20 @@ import Synchronization
 import TesseraCore
 import TesseraImageProcessing
 
-/// Indexes a folder of photos into a `LibraryStore`: new and changed files are read, unchanged ones
+/// Indexes a folder of photos into the photo index (`LibraryStoring`): new and changed files are read, unchanged ones
 /// skipped, rows of deleted files dropped.
 ///
 /// Work is saved in small batches as it goes, so a run that is cancelled (Ctrl-C in the CLI) loses at most
 /// the files being read at that moment, and the next run carries on from there.
 public struct LibraryIndexer: Sendable {
-    public let store: LibraryStore
+    public let store: any LibraryStoring
     /// How many files are read at once.
     public let concurrency: Int
     /// Photos saved per transaction.
     public let batchSize: Int
     private let reader: PhotoReader
 
-    public init(store: LibraryStore, processor: ImageProcessor, concurrency: Int = 4, batchSize: Int = 50) {
+    public init(store: any LibraryStoring, processor: ImageProcessor, concurrency: Int = 4, batchSize: Int = 50) {
         self.store = store
         self.reader = PhotoReader(processor: processor)
         self.concurrency = max(1, concurrency)

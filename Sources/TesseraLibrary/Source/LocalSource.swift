@@ -1,6 +1,6 @@
 import TesseraCore
 
-/// The `local` source: the user's own photo folders, searched through the SQLite full-text index.
+/// The `local` source: the user's own photo folders, searched through the full-text index (SQLite or PostgreSQL).
 ///
 /// Only photos under the configured folders are found, even when the index also holds other folders.
 public struct LocalSource: MediaSource {
@@ -12,10 +12,10 @@ public struct LocalSource: MediaSource {
     public let availability: SourceAvailability
     /// The configured folders as real paths (a folder that does not exist is kept as given: it finds nothing).
     public let roots: [String]
-    private let store: LibraryStore
+    private let store: any LibraryStoring
 
     /// - Parameter roots: library folders as configured (`--library`, `TESSERA_LIBRARY`); any path form.
-    public init(store: LibraryStore, roots: [String]) {
+    public init(store: any LibraryStoring, roots: [String]) {
         self.store = store
         var seen = Set<String>()
         self.roots = roots.map { FileSystem.realPath($0) ?? $0 }.filter { seen.insert($0).inserted }

@@ -6,7 +6,7 @@ import TesseraStorage
 ///
 /// Every write is one named method and one transaction; the two tables change together, so search never sees
 /// a photo that is not there or misses one that is.
-public final class LibraryStore: Sendable {
+public final class LibraryStore: LibraryStoring {
     public let database: AppDatabase
 
     public init(database: AppDatabase) {
@@ -35,18 +35,6 @@ public final class LibraryStore: Sendable {
             }
             return stamps
         }
-    }
-
-    /// Adds or replaces `photos` (matched by root and path), in one transaction.
-    public func save(_ photos: [LibraryPhoto]) async throws(LibraryError) {
-        guard let root = photos.first?.root else { return }
-        try await update(root: root, saving: photos, removing: [])
-    }
-
-    /// Forgets the photos at `paths` under `root`; returns how many there were.
-    @discardableResult
-    public func remove(paths: [String], root: String) async throws(LibraryError) -> Int {
-        try await update(root: root, saving: [], removing: paths)
     }
 
     /// Adds or replaces `photos` and forgets the photos at `paths` under `root`, in one transaction; returns
@@ -106,7 +94,7 @@ public final class LibraryStore: Sendable {
     }
 
     /// How many photos are indexed, under `root` or in all.
-    public func count(root: String? = nil) async throws(LibraryError) -> Int {
+    public func count(root: String?) async throws(LibraryError) -> Int {
         try await read { db in
             if let root {
                 return try Int.fetchOne(db, sql: "SELECT count(*) FROM libraryPhoto WHERE root = ?", arguments: [root])
@@ -121,6 +109,11 @@ public final class LibraryStore: Sendable {
         try await read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT root FROM libraryPhoto ORDER BY root")
         }
+    }
+
+    /// One server's own index: nobody else indexes it.
+    public func whileIndexing<T: Sendable>(_ body: @escaping @Sendable () async -> T) async throws(LibraryError) -> T? {
+        await body()
     }
 
     // MARK: - Database access with the library's error

@@ -13,6 +13,12 @@ public struct SearchQuery: Sendable, Hashable {
     public let words: [String]
 
     public init(_ text: String) {
+        var seen = Set<String>()
+        self.words = Array(Self.words(in: text).filter { seen.insert($0.lowercased()).inserted }.prefix(Self.maxWords))
+    }
+
+    /// The words of `text` in order, repeats included: runs of letters and digits, as FTS5's tokenizer sees them.
+    public static func words(in text: String) -> [String] {
         var words: [String] = []
         var current = ""
         for character in text {
@@ -24,8 +30,13 @@ public struct SearchQuery: Sendable, Hashable {
             }
         }
         if !current.isEmpty { words.append(current) }
-        var seen = Set<String>()
-        self.words = Array(words.filter { seen.insert($0.lowercased()).inserted }.prefix(Self.maxWords))
+        return words
+    }
+
+    /// `word` as both engines compare it: lowercase, diacritics removed ("Crème" is "creme"), like FTS5's
+    /// `remove_diacritics 2`. PostgreSQL's index is built from words folded so, with no dictionary of its own.
+    public static func folded(_ word: String) -> String {
+        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 
     /// Nothing to search for: the text had no letters or digits.

@@ -70,8 +70,8 @@ public struct AppEnvironment: Sendable {
         if let postgres {
             logger.notice(
                 """
-                PostgreSQL holds galleries, the response cache and the image-signing key; gallery image copies and \
-                the library index stay in this server's data folder (docs/deploy.md, "PostgreSQL")
+                PostgreSQL holds galleries, the response cache, the image-signing key and the library index; \
+                gallery image copies stay in this server's data folder (docs/deploy.md, "PostgreSQL")
                 """,
                 metadata: ["database": "\(postgres.url.redacted)"])
         }
@@ -90,7 +90,9 @@ public struct AppEnvironment: Sendable {
             metrics: sourceMetrics,
             budgets: SourceBudgets(
                 store: budgetStore, budgets: configuration.budgets.budgets(keys: configuration.sources)))
-        let library = LibraryStore(database: database)
+        // On PostgreSQL the index is shared: one server indexes at a time (`LibraryIndexService`), all search it.
+        let library: any LibraryStoring =
+            postgres.map { PostgresLibraryStore(database: $0, logger: logger) } ?? LibraryStore(database: database)
         let roots = configuration.libraryRoots
         let sources =
             SourceCatalog.sources(configuration.sources, http: http) + [LocalSource(store: library, roots: roots)]

@@ -1,0 +1,142 @@
+import PostgresNIO
+import TesseraLibrary
+
+extension PostgresLibraryStore {
+    /// `ts_rank` weights, `{D, C, B, A}`: caption, tags, keywords, title, in the ratio of FTS5's
+    /// `bm25(4.0, 1.0, 3.0, 2.0)` over (title, caption, keywords, tags).
+    static let rankWeights = "'{0.25, 0.5, 0.75, 1.0}'"
+    /// `ts_rank` divided by 1 + the log of the photo's word count: short titles first, as bm25 ranks them.
+    static let rank = "ts_rank(\(rankWeights), search, query, 1)"
+
+    /// Photos matching every word of `query` as a prefix, best first: the same matches as the SQLite index,
+    /// ranked alike (title, keywords, tags, caption), and past `LibraryStore.rankedWindow` matches the newest
+    /// ones ranked and the rest after them newest first, as there (`ts_rank` costs about as much a row).
+    public func search(
+        _ query: SearchQuery, roots: [String]? = nil, page: Int = 1, pageSize: Int = 20
+    ) async throws(LibraryError) -> LibraryPage {
+        guard let tsQuery = SearchText.query(query), page >= 1, pageSize >= 1 else { return .empty }
+        if let roots, roots.isEmpty { return .empty }
+        let offset = (page - 1) * pageSize
+        let every = roots == nil
+        let roots = roots ?? []
+        let window = LibraryStore.rankedWindow
+        return try await connection { connection in
+            let filter = Filter(tsQuery: tsQuery, every: every, roots: roots)
+            var total = 0
+            for try await value in try await connection.query(
+                "SELECT count(*) FROM library_photo WHERE \(filter)", logger: .quiet
+            ).decode(Int.self) {
+                total = value
+            }
+            guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
+            var photos: [LibraryPhoto]
+            if total <= window {
+                photos = try await Self.ranked(filter, after: nil, offset: offset, limit: pageSize, connection)
+            } else {
+                // The oldest of the newest `window` matches.
+                var cutoff: Int64 = 0
+                for try await value in try await connection.query(
+                    "SELECT seq FROM library_photo WHERE \(filter) ORDER BY seq DESC LIMIT 1 OFFSET \(window - 1)",
+                    logger: .quiet
+                ).decode(Int64.self) {
+                    cutoff = value
+                }
+                photos = []
+                if offset < window {
+                    photos = try await Self.ranked(
+                        filter, after: cutoff, offset: offset, limit: min(pageSize, window - offset), connection)
+                }
+                if photos.count < pageSize {
+                    photos += try await Self.photos(
+                        connection.query(
+                            """
+                            SELECT \(unescaped: Self.columns) FROM library_photo WHERE \(filter) AND seq < \(cutoff)
+                            ORDER BY seq DESC LIMIT \(pageSize - photos.count) OFFSET \(max(0, offset - window))
+                            """, logger: .quiet))
+                }
+            }
+            return LibraryPage(photos: photos, total: total, hasMore: offset + photos.count < total)
+        }
+    }
+
+    /// A page of matches (from `seq` `after` on, when given) by rank; ties in the order they were indexed.
+    private static func ranked(
+        _ filter: Filter, after cutoff: Int64?, offset: Int, limit: Int, _ connection: PostgresConnection
+    ) async throws -> [LibraryPhoto] {
+        try await photos(
+            connection.query(
+                """
+                SELECT \(unescaped: columns) FROM library_photo, (SELECT CAST(\(filter.tsQuery) AS tsquery) AS query) AS q
+                WHERE \(filter) AND seq >= \(cutoff ?? 0)
+                ORDER BY \(unescaped: rank) DESC, seq LIMIT \(limit) OFFSET \(offset)
+                """, logger: .quiet))
+    }
+
+    /// The matches of a query, within some folders or all.
+    struct Filter: Sendable {
+        let tsQuery: String
+        let every: Bool
+        let roots: [String]
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// `search @@ query AND (every folder OR root in the given ones)`, with the three values bound.
+    mutating func appendInterpolation(_ filter: PostgresLibraryStore.Filter) {
+        appendInterpolation(unescaped: "search @@ CAST(")
+        appendInterpolation(filter.tsQuery)
+        appendInterpolation(unescaped: " AS tsquery) AND (")
+        appendInterpolation(filter.every)
+        appendInterpolation(unescaped: " OR root = ANY(")
+        appendInterpolation(filter.roots)
+        appendInterpolation(unescaped: "))")
+    }
+}
+
+/// The words of a photo and of a query, as PostgreSQL's full-text search gets them: split and folded by the
+/// rules of `SearchQuery` (as FTS5's `unicode61 remove_diacritics 2` tokenizer does) and written in the
+/// `tsvector` and `tsquery` input syntax with every lexeme quoted, so no user text is ever read as syntax.
+enum SearchText {
+    /// PostgreSQL's limits: a lexeme under 2 KB, positions up to 16,383, at most 256 positions a lexeme.
+    static let maxLexemeBytes = 2_000
+    static let maxPosition = 16_383
+    static let maxPositions = 256
+
+    /// `'cafe':1A 'montreal':3A,9C ...`: title A, keywords B, tags C, caption D.
+    static func vector(of photo: LibraryPhoto) -> String {
+        var positions: [String: [String]] = [:]
+        var order: [String] = []
+        var position = 0
+        let fields: [(text: String, weight: String)] = [
+            (photo.title, "A"), (photo.caption ?? "", "D"), (photo.keywords.joined(separator: " "), "B"),
+            (photo.tags.joined(separator: " "), "C"),
+        ]
+        for field in fields {
+            for word in SearchQuery.words(in: field.text) {
+                position = min(position + 1, maxPosition)
+                let lexeme = SearchQuery.folded(word)
+                guard !lexeme.isEmpty, lexeme.utf8.count <= maxLexemeBytes else { continue }
+                if positions[lexeme] == nil { order.append(lexeme) }
+                if positions[lexeme, default: []].count < maxPositions {
+                    positions[lexeme, default: []].append("\(position)\(field.weight)")
+                }
+            }
+        }
+        return order.map { quoted($0) + ":" + positions[$0, default: []].joined(separator: ",") }.joined(
+            separator: " ")
+    }
+
+    /// `'word':* & 'other':*`: every word a prefix, all of them required; `nil` when there is no word.
+    static func query(_ query: SearchQuery) -> String? {
+        let lexemes = query.words.map(SearchQuery.folded).filter {
+            !$0.isEmpty && $0.utf8.count <= maxLexemeBytes
+        }
+        guard !lexemes.isEmpty else { return nil }
+        return lexemes.map { quoted($0) + ":*" }.joined(separator: " & ")
+    }
+
+    /// A lexeme in quotes, its quotes and backslashes escaped: words hold neither, but a grapheme might.
+    static func quoted(_ lexeme: String) -> String {
+        "'" + lexeme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TesseraCore
+import TesseraLibrary
+
+/// The photo index in PostgreSQL, shared by every server on the database: the `library_photo` table, whose
+/// `search` column (a `tsvector` under a GIN index) answers searches as the SQLite FTS5 index does
+/// (`LibraryStore`). One server at a time indexes (`whileIndexing`, an advisory lock); all of them search.
+///
+/// The words are split and folded in Swift, by the rules of `SearchQuery`, and stored as lexemes with their
+/// weights: PostgreSQL's own parser splits `falcon-9` or `a.b` otherwise than FTS5 does, and its `unaccent`
+/// extension is an install option, so neither is used and both engines find the same photos.
+public final class PostgresLibraryStore: LibraryStoring {
+    let database: PostgresAppDatabase
+    private let logger: Logger
+
+    /// Any fixed number, the same in every Tessera, other than the migrations' one: what indexing servers take.
+    public static let indexingLockKey: Int64 = 0x7465_7373_6c69_62  // "tesslib"
+
+    public init(database: PostgresAppDatabase, logger: Logger = Logger(label: "tessera.library")) {
+        self.database = database
+        self.logger = logger
+    }
+
+    // MARK: - Indexing
+
+    public func stamps(root: String) async throws(LibraryError) -> [String: FileStamp] {
+        try await connection { connection in
+            var stamps: [String: FileStamp] = [:]
+            let rows = try await connection.query(
+                "SELECT path, size, modified FROM library_photo WHERE root = \(root)", logger: .quiet)
+            for try await (path, size, modified) in rows.decode((String, Int64, Int64).self) {
+                stamps[path] = FileStamp(size: size, modifiedNanoseconds: modified)
+            }
+            return stamps
+        }
+    }
+
+    @discardableResult
+    public func update(root: String, saving photos: [LibraryPhoto], removing paths: [String]) async throws(LibraryError)
+        -> Int
+    {
+        guard !photos.isEmpty || !paths.isEmpty else { return 0 }
+        return try await transaction { connection in
+            for photo in photos { try await Self.upsert(photo, connection) }
+            guard !paths.isEmpty else { return 0 }
+            var removed = 0
+            let rows = try await connection.query(
+                """
+                WITH gone AS (DELETE FROM library_photo WHERE root = \(root) AND path = ANY(\(paths)) RETURNING 1)
+                SELECT count(*) FROM gone
+                """, logger: .quiet)
+            for try await count in rows.decode(Int.self) { removed = count }
+            return removed
+        }
+    }
+
+    /// Re-saving a photo keeps its `seq`, as SQLite keeps a rowid: "newest" means first indexed most recently.
+    private static func upsert(_ photo: LibraryPhoto, _ connection: PostgresConnection) async throws {
+        let metadata = photo.metadata.flatMap { [$0.label, $0.value] }
+        let vector = SearchText.vector(of: photo)
+        try await connection.query(
+            """
+            INSERT INTO library_photo (
+                id, root, path, size, modified, format, width, height, title, caption, keywords, tags, creator,
+                copyright, captured_at, camera, metadata, indexed_at, search)
+            VALUES (
+                \(photo.id), \(photo.root), \(photo.path), \(photo.stamp.size), \(photo.stamp.modifiedNanoseconds),
+                \(photo.format), \(photo.width), \(photo.height), \(photo.title), \(photo.caption), \(photo.keywords),
+                \(photo.tags), \(photo.creator), \(photo.copyright), \(photo.capturedAt?.timeIntervalSince1970),
+                \(photo.camera), \(metadata), \(photo.indexedAt.timeIntervalSince1970), \(vector)::tsvector)
+            ON CONFLICT (root, path) DO UPDATE SET
+                id = excluded.id, size = excluded.size, modified = excluded.modified, format = excluded.format,
+                width = excluded.width, height = excluded.height, title = excluded.title, caption = excluded.caption,
+                keywords = excluded.keywords, tags = excluded.tags, creator = excluded.creator,
+                copyright = excluded.copyright, captured_at = excluded.captured_at, camera = excluded.camera,
+                metadata = excluded.metadata, indexed_at = excluded.indexed_at, search = excluded.search
+            """, logger: .quiet)
+    }
+
+    /// Runs `body` holding the indexing lock, on a connection of its own kept open meanwhile (the lock belongs
+    /// to the session); `nil` at once when another server holds it.
+    public func whileIndexing<T: Sendable>(_ body: @escaping @Sendable () async -> T) async throws(LibraryError) -> T? {
+        let key = Self.indexingLockKey
+        do {
+            return try await PostgresAppDatabase.withSingleConnection(database.url, logger: database.logger) {
+                connection -> T? in
+                var locked = false
+                for try await value in try await connection.query(
+                    "SELECT pg_try_advisory_lock(\(key))", logger: .quiet
+                ).decode(Bool.self) {
+                    locked = value
+                }
+                guard locked else { return nil }
+                let result = await body()
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: .quiet)
+                return result
+            }
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+
+    // MARK: - Reading
+
+    public func photo(id: String) async throws(LibraryError) -> LibraryPhoto? {
+        try await connection { connection in
+            try await Self.photos(
+                connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM library_photo WHERE id = \(id)", logger: .quiet)
+            ).first
+        }
+    }
+
+    public func photo(root: String, path: String) async throws(LibraryError) -> LibraryPhoto? {
+        try await connection { connection in
+            try await Self.photos(
+                connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM library_photo WHERE root = \(root) AND path = \(path)",
+                    logger: .quiet)
+            ).first
+        }
+    }
+
+    public func count(root: String?) async throws(LibraryError) -> Int {
+        try await connection { connection in
+            let every = root == nil
+            var count = 0
+            for try await value in try await connection.query(
+                "SELECT count(*) FROM library_photo WHERE \(every) OR root = \(root ?? "")", logger: .quiet
+            ).decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+
+    public func roots() async throws(LibraryError) -> [String] {
+        try await connection { connection in
+            var roots: [String] = []
+            for try await root in try await connection.query(
+                "SELECT DISTINCT root FROM library_photo ORDER BY root", logger: .quiet
+            ).decode(String.self) {
+                roots.append(root)
+            }
+            return roots
+        }
+    }
+
+    // MARK: - Rows
+
+    /// The columns `photos` decodes, in its order.
+    static let columns = """
+        root, path, size, modified, format, width, height, title, caption, keywords, tags, creator, copyright, \
+        captured_at, camera, metadata, indexed_at
+        """
+
+    static func photos(_ rows: PostgresRowSequence) async throws -> [LibraryPhoto] {
+        var photos: [LibraryPhoto] = []
+        for try await row in rows {
+            let cells = row.makeRandomAccess()
+            var photo = LibraryPhoto(
+                root: try cells["root"].decode(String.self), path: try cells["path"].decode(String.self),
+                stamp: FileStamp(
+                    size: try cells["size"].decode(Int64.self),
+                    modifiedNanoseconds: try cells["modified"].decode(Int64.self)),
+                format: try cells["format"].decode(String.self), width: try cells["width"].decode(Int?.self),
+                height: try cells["height"].decode(Int?.self), title: try cells["title"].decode(String.self),
+                indexedAt: Date(timeIntervalSince1970: try cells["indexed_at"].decode(Double.self)))
+            photo.caption = try cells["caption"].decode(String?.self)
+            photo.keywords = try cells["keywords"].decode([String].self)
+            photo.tags = try cells["tags"].decode([String].self)
+            photo.creator = try cells["creator"].decode(String?.self)
+            photo.copyright = try cells["copyright"].decode(String?.self)
+            photo.capturedAt = try cells["captured_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:))
+            photo.camera = try cells["camera"].decode(String?.self)
+            let metadata = try cells["metadata"].decode([String].self)
+            photo.metadata = stride(from: 0, to: metadata.count - 1, by: 2).map {
+                MetadataEntry(metadata[$0], metadata[$0 + 1])
+            }
+            photos.append(photo)
+        }
+        return photos
+    }
+
+    // MARK: - Database access with the library's error
+
+    func connection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws(LibraryError) -> T
+    {
+        do {
+            return try await database.withConnection(body)
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws(LibraryError) -> T
+    {
+        do {
+            return try await database.withTransaction(body)
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+}
