@@ -10,7 +10,7 @@ import Foundation
 /// Needs Debian's `nginx` (`./scripts/test` installs it); `TestBalancer.available` says whether it is there.
 public final class TestBalancer: Sendable {
     public let port: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let folder: URL
 
     public static let executable = "/usr/sbin/nginx"
@@ -39,23 +39,20 @@ public final class TestBalancer: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let port = try LoopbackSocket.freePort()
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/bash")
-        writer.arguments =
+        let writer = try await SpawnedProcess.run(
+            "/bin/bash",
             ["-c", "source \"$0\" && write_balancer_config \"$@\"", script.path, folder.path, "\(port)"]
-            + upstreams.map(String.init)
-        try writer.run()
-        while writer.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        guard writer.terminationStatus == 0 else { throw StartError.configuration(status: writer.terminationStatus) }
+                + upstreams.map(String.init))
+        guard writer.status == 0 else { throw StartError.configuration(status: writer.status) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "-p", folder.path, "-c", folder.appendingPathComponent("nginx.conf").path, "-g", "daemon off;",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: URL(fileURLWithPath: executable),
+            arguments: [
+                "-p", folder.path, "-c", folder.appendingPathComponent("nginx.conf").path, "-g", "daemon off;",
+            ],
+            environment: ProcessInfo.processInfo.environment,
+            standardOutput: folder.appendingPathComponent("stdout.log"),
+            standardError: folder.appendingPathComponent("stderr.log"))
         let balancer = TestBalancer(port: port, process: process, folder: folder)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline, process.isRunning {
@@ -67,7 +64,7 @@ public final class TestBalancer: Sendable {
         throw StartError.didNotListen(log: log)
     }
 
-    private init(port: Int, process: Process, folder: URL) {
+    private init(port: Int, process: SpawnedProcess, folder: URL) {
         self.port = port
         self.process = process
         self.folder = folder

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraTestSupport
 
 /// The `tessera` executable run as a child process, the way a user runs it.
 ///
@@ -40,7 +41,7 @@ struct CLIProcess {
 
 /// A started child process whose standard output and error are written to temporary files.
 final class Child: Sendable {
-    let process: Process
+    let process: SpawnedProcess
     private let outURL: URL
     private let errURL: URL
 
@@ -48,20 +49,10 @@ final class Child: Sendable {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-\(UUID().uuidString)")
         outURL = base.appendingPathExtension("out")
         errURL = base.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process = Process()
-        process.executableURL = CLIProcess.executable
-        process.arguments = arguments
-        process.environment = CLIProcess.baseEnvironment.merging(environment) { _, new in new }
-        process.standardOutput = out
-        process.standardError = err
-        process.terminationHandler = { _ in onExit() }
-        try process.run()
-        try out.close()
-        try err.close()
+        process = try SpawnedProcess(
+            executable: CLIProcess.executable, arguments: arguments,
+            environment: CLIProcess.baseEnvironment.merging(environment) { _, new in new }, standardOutput: outURL,
+            standardError: errURL, onExit: onExit)
     }
 
     var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }

@@ -286,30 +286,7 @@ enum ToolProcess {
     }
 
     static func run(_ executable: String, _ arguments: [String]) async throws -> CLIProcess.Result {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-tool-\(UUID().uuidString)")
-        let outURL = base.appendingPathExtension("out")
-        let errURL = base.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        let exited = AsyncStream.makeStream(of: Void.self)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        try out.close()
-        try err.close()
-        for await _ in exited.stream {}
-        return CLIProcess.Result(
-            status: process.terminationStatus, stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        let finished = try await SpawnedProcess.run(executable, arguments)
+        return CLIProcess.Result(status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
     }
 }

@@ -55,15 +55,8 @@ struct GalleryExportAPITests {
     }
 
     func runPython(_ script: String, _ argument: String) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, argument]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = try await Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }.value
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        let finished = try await SpawnedProcess.run("/usr/bin/python3", ["-c", script, argument])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        return finished.stdout
     }
 }
