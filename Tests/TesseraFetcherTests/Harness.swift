@@ -63,6 +63,10 @@ func withFetcher<T>(
 /// A policy trusting the origin of `url`, changed by `change`.
 func policy(trusting url: String? = nil, _ change: (inout FetchPolicy) -> Void = { _ in }) -> FetchPolicy {
     var policy = FetchPolicy(trustedOrigins: Set([url].compactMap { $0 }))
+    // Generous bounds unless a test is about them: in a full run hundreds of tests start at once on two cores,
+    // and a redirect chain to a loopback origin has taken over the default 20 s there.
+    policy.totalTimeout = .seconds(120)
+    policy.connectTimeout = .seconds(30)
     change(&policy)
     return policy
 }

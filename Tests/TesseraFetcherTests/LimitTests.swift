@@ -52,8 +52,8 @@ struct LimitTests {
                 "/huge.jpg",
                 with: .init(
                     headers: ["Content-Type": "image/jpeg"], body: Sample.jpeg, declaredLength: 1 << 30,
-                    stallAfterBytes: 10, stallDuration: .seconds(60)))
-            let fetcher = fetcher(for: origin) { $0.totalTimeout = .seconds(30) }
+                    stallAfterBytes: 10, stallDuration: .seconds(600)))
+            let fetcher = fetcher(for: origin) { $0.totalTimeout = .seconds(300) }
 
             let error = await fetchError { try await fetcher.fetch(origin.url("/huge.jpg")) }
             try await fetcher.shutdown()
@@ -67,8 +67,9 @@ struct LimitTests {
             // Cap + 1 bytes, then a stall: collecting first and checking later would run into the deadline.
             let bytes = Sample.jpeg + Sample.filler(Self.cap + 1 - Sample.jpeg.count) + Sample.filler(1000)
             origin.stallMidBody(
-                "/endless.jpg", bytes, contentType: "image/jpeg", after: Self.cap + 1, for: .seconds(60), chunked: true)
-            let fetcher = fetcher(for: origin) { $0.totalTimeout = .seconds(30) }
+                "/endless.jpg", bytes, contentType: "image/jpeg", after: Self.cap + 1, for: .seconds(600), chunked: true
+            )
+            let fetcher = fetcher(for: origin) { $0.totalTimeout = .seconds(300) }
 
             let error = await fetchError { try await fetcher.fetch(origin.url("/endless.jpg")) }
             try await fetcher.shutdown()
@@ -82,8 +83,8 @@ struct LimitTests {
     @Test func htmlServedAsAnImageIsStoppedByThePrefixCheck() async throws {
         try await withFetcher { _, origin in
             // The page stalls after its first 64 bytes: the check must answer from the prefix alone.
-            origin.stallMidBody("/a.jpg", Sample.html, contentType: "image/jpeg", after: 64, for: .seconds(60))
-            let fetcher = fetcher(for: origin) { $0.totalTimeout = .seconds(30) }
+            origin.stallMidBody("/a.jpg", Sample.html, contentType: "image/jpeg", after: 64, for: .seconds(600))
+            let fetcher = fetcher(for: origin) { $0.totalTimeout = .seconds(300) }
 
             let error = await fetchError {
                 try await fetcher.fetch(origin.url("/a.jpg"), validatePrefix: Sample.isJPEGOrPNG)
