@@ -59,30 +59,46 @@ struct RowScrollUITests {
         try await WebApp.run { app in
             try await withBrowser(width: 1280, height: 800, mobile: false) { browser in
                 try await Self.openAll(browser, app)
-                let row = try #require(try await browser.find(Self.firstRow))
                 let tile = try #require(try await browser.find(Self.firstRow + " .tile"))
 
                 try await browser.wheel(on: tile, deltaY: 300)
                 try await browser.waitUntil("the row to move sideways") { try await Self.scrollLeft(browser) > 0 }
                 #expect(try await Self.pageY(browser) == 0, "the page stays where it was")
 
-                // A new run (the latch lets go after 0.4 s without turns) that starts over the
-                // summary line, above the rows, and goes on over a row: the page scrolls, the row stays.
+                // The latching rule, with wheel events dispatched from a script so their spacing is exact (a
+                // driver's real turns can come further apart than a run allows on a busy machine). A run that
+                // starts over the summary line and goes on over a row leaves the row alone; after a pause, a run
+                // over a row at its start turning up is the page's; one turning down moves the row.
                 try await Task.sleep(for: .seconds(1))
                 _ = try await browser.execute(
                     "document.querySelector(arguments[0]).scrollLeft = 0", [.string(Self.firstRow)])
-                let summary = try await browser.waitFor("#summary")
-                try await browser.wheelRun([(summary, 100), (row, 100), (row, 100)])
-                try await browser.waitUntil("the page to scroll") { try await Self.pageY(browser) > 0 }
-                #expect(try await Self.scrollLeft(browser) == 0, "a page scroll passing over a row does not move it")
-
-                // A run over a row already at its start, turning up, scrolls the page back up.
-                try await Task.sleep(for: .seconds(1))
-                let scrolled = try await Self.pageY(browser)
-                let visibleRow = try #require(try await browser.find(Self.firstRow))
-                try await browser.wheel(on: visibleRow, deltaY: -100)
-                try await browser.waitUntil("the page to scroll up") { try await Self.pageY(browser) < scrolled }
+                let passing = try await browser.execute(
+                    """
+                    const row = document.querySelector(arguments[0]);
+                    const turn = (target) => {
+                      const event = new WheelEvent('wheel', { deltaY: 100, bubbles: true, cancelable: true });
+                      target.dispatchEvent(event);
+                      return event.defaultPrevented;
+                    };
+                    return [turn(document.querySelector('#summary')), turn(row.querySelector('.tile img')),
+                            turn(row.querySelector('.tile img'))];
+                    """, [.string(Self.firstRow)], as: [Bool].self)
+                #expect(passing == [false, false, false], "a page run passing over a row is not the row's")
                 #expect(try await Self.scrollLeft(browser) == 0)
+
+                try await Task.sleep(for: .seconds(1))
+                let turn = """
+                    const row = document.querySelector(arguments[0]);
+                    const event = new WheelEvent('wheel', { deltaY: arguments[1], bubbles: true, cancelable: true });
+                    row.querySelector('.tile img').dispatchEvent(event);
+                    return event.defaultPrevented;
+                    """
+                let up = try await browser.execute(turn, [.string(Self.firstRow), -100]).bool
+                #expect(up == false, "a row at its start turning up leaves the wheel to the page")
+                try await Task.sleep(for: .seconds(1))
+                let down = try await browser.execute(turn, [.string(Self.firstRow), 100]).bool
+                #expect(down == true, "a fresh run over a row that can move is the row's")
+                try await browser.waitUntil("the row to move") { try await Self.scrollLeft(browser) > 0 }
                 #expect(try await browser.consoleErrorMessages() == [])
             }
         }

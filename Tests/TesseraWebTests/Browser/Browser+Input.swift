@@ -72,18 +72,6 @@ extension Browser {
         try await perform(["type": "wheel", "id": "wheel", "actions": [scroll]])
     }
 
-    /// One run of wheel turns with no pause between them, each over its element's centre: what a person does
-    /// when they keep turning the wheel while the pointer passes over several things.
-    func wheelRun(_ turns: [(element: Element, deltaY: Int)]) async throws {
-        let scrolls: [JSONValue] = turns.map { turn in
-            [
-                "type": "scroll", "origin": turn.element.json, "x": 0, "y": 0, "deltaX": 0,
-                "deltaY": JSONValue(turn.deltaY), "duration": 0,
-            ]
-        }
-        try await perform(["type": "wheel", "id": "wheel", "actions": .array(scrolls)])
-    }
-
     /// Releases every key and button that actions left pressed.
     func releaseActions() async throws { _ = try await session.delete("actions") }
 
