@@ -78,7 +78,8 @@ public final class PostgresAppDatabase: Service, Sendable {
         let seconds = Int(queryTimeout.components.seconds)
         return try await Self.mapping(url) {
             try await withDeadline(
-                .now + queryTimeout, timedOut: { SharedDatabaseError.query("no answer within \(seconds) seconds") }
+                .now + queryTimeout,
+                timedOut: { SharedDatabaseError.unavailable("no answer within \(seconds) seconds") }
             ) {
                 if pooled { return try await self.withPooledConnection(body) }
                 return try await Self.withSingleConnection(url, logger: logger, body)

@@ -46,6 +46,10 @@ extension SharedDatabaseError {
             case "28P01", "28000": self = .authenticationFailed(server: server, user: url.user)
             // invalid_catalog_name
             case "3D000": self = .databaseMissing(server: server, database: url.database)
+            // Classes 08 (connection), 53 (resources: too many connections), 57P (shutting down, starting up),
+            // and 55000, a database not accepting connections: away for now, not a wrong query.
+            case _ where ["08", "53", "57P"].contains(where: state.hasPrefix) || state == "55000":
+                self = .unavailable("\(message) (SQLSTATE \(state))")
             default: self = .query("\(message) (SQLSTATE \(state))")
             }
         case .authMechanismRequiresPassword, .saslError, .unsupportedAuthMechanism:
@@ -63,7 +67,7 @@ extension SharedDatabaseError {
         case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
             self = .unreachable(server: server, reason: "the connection closed")
         case .poolClosed:
-            self = .query("the connection pool is closed")
+            self = .unavailable("the connection pool is closed")
         default:
             self = .query(error.code.description)
         }

@@ -17,6 +17,9 @@ public enum SharedDatabaseError: Error, Sendable, CustomStringConvertible {
     /// Another instance held the migration lock for longer than we wait.
     case migrationLockTimeout(seconds: Int)
     case migrationFailed(version: Int, name: String, reason: String)
+    /// The database is there but not serving: shutting down or starting up, refusing connections, out of
+    /// them, the pool closed, or no answer within the query deadline. The same request may work shortly.
+    case unavailable(String)
     /// A query or the pool failed after start; the reason as PostgreSQL gave it (no query parameters).
     case query(String)
 
@@ -24,14 +27,9 @@ public enum SharedDatabaseError: Error, Sendable, CustomStringConvertible {
     /// rather than that a query was wrong: a request meeting it may be tried again once the database is back.
     public var isUnavailable: Bool {
         switch self {
-        case .unreachable, .tls, .authenticationFailed, .databaseMissing:
+        case .unreachable, .tls, .authenticationFailed, .databaseMissing, .unavailable:
             true
-        case .query(let reason):
-            // SQLSTATE classes 08 (connection), 53 (resources: too many connections), 57P (shutting down,
-            // starting up) and 55000 (a database not accepting connections); our own deadline; a closed pool.
-            ["SQLSTATE 08", "SQLSTATE 53", "SQLSTATE 57P", "SQLSTATE 55000"].contains { reason.contains($0) }
-                || reason.hasPrefix("no answer within") || reason == "the connection pool is closed"
-        case .malformedURL, .schemaTooNew, .migrationLockTimeout, .migrationFailed:
+        case .malformedURL, .schemaTooNew, .migrationLockTimeout, .migrationFailed, .query:
             false
         }
     }
@@ -54,6 +52,8 @@ public enum SharedDatabaseError: Error, Sendable, CustomStringConvertible {
             "Another Tessera held the PostgreSQL migration lock for over \(seconds) seconds; check for a stuck instance (pg_locks, advisory lock)."
         case .migrationFailed(let version, let name, let reason):
             "PostgreSQL migration \(version) (\(name)) failed: \(reason)."
+        case .unavailable(let reason):
+            "The PostgreSQL database is not answering (\(reason)); check that it is running and accepts connections."
         case .query(let reason):
             "A PostgreSQL query failed: \(reason)."
         }
