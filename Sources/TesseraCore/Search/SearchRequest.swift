@@ -56,6 +56,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The most item ids one request may ask about.
     public static let maxItemIDs = 100
 
+    /// An item id as the API takes one (a native id, or a whole `source:id`): 1 to 300 code points, as the
+    /// document's `minLength`/`maxLength` count them.
+    public static func checkedItemID(_ id: String) throws(InputError) -> String {
+        guard !id.isEmpty, id.unicodeScalars.count <= 300 else { throw .invalidItemID(id) }
+        return id
+    }
+
     public var code: String {
         switch self {
         case .emptyQuery, .queryTooLong: "invalid_query"

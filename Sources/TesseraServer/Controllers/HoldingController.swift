@@ -16,11 +16,11 @@ struct HoldingController<Context: RequestContext> {
         }
     }
 
-    /// 1 to `InputError.maxItemIDs` ids, each 1–300 code points (as the document counts), repeats once.
+    /// 1 to `InputError.maxItemIDs` ids, each one the API takes, repeats once.
     static func itemIDs(_ request: Request) throws(InputError) -> [String] {
         let ids = request.uri.queryParameters.getAll("id").map { String($0) }
         guard (1...InputError.maxItemIDs).contains(ids.count) else { throw .itemIDCount(ids.count) }
-        for id in ids where id.isEmpty || id.unicodeScalars.count > 300 { throw .invalidItemID(id) }
+        for id in ids { _ = try InputError.checkedItemID(id) }
         var seen = Set<String>()
         return ids.filter { seen.insert($0).inserted }
     }

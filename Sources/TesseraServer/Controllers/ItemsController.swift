@@ -16,9 +16,7 @@ struct ItemsController<Context: RequestContext> {
             }
             // Path parameters arrive still percent-encoded; ids may hold spaces or colons (Wikimedia titles).
             let rawID = context.parameters.get("id") ?? ""
-            let id = rawID.removingPercentEncoding ?? rawID
-            // Code points, as the document's maxLength counts them.
-            guard !id.isEmpty, id.unicodeScalars.count <= 300 else { throw InputError.invalidItemID(id) }
+            let id = try InputError.checkedItemID(rawID.removingPercentEncoding ?? rawID)
             let item = try await search.item(ItemID(source: source, nativeID: id))
             return JSONBody.response(item.linkingImages(with: linker))
         }
