@@ -38,6 +38,7 @@ export class GalleryPicker {
     /** Opens the picker for a search result (an `Item`). */
     async open(item) {
         this.item = item;
+        this.holders = null;
         this.showForm(false);
         this.list.replaceChildren();
         this.status.textContent = 'Loading galleries…';
@@ -105,17 +106,20 @@ export class GalleryPicker {
         if (!gallery) return;
         const item = this.item;
         this.dialog.close();
-        await addItem(gallery, item);
+        // The picker asked which galleries hold the item when it opened: no need to ask again.
+        await addItem(gallery, item, this.holders);
     }
 }
 
 /**
  * Adds a search result to a gallery, saying so in a toast (with a way to go and see it); one the gallery
  * already holds is not added twice, and the toast says so. Tells the page (`tessera:held`) when it is there.
+ * `holders` (ids of the galleries holding the item) when the caller knows them, else they are asked for.
  */
-export async function addItem(gallery, item) {
-    const held = await api.galleriesHolding([item.id]).catch(() => ({}));
-    if ((held[item.id] ?? []).some((holder) => holder.id === gallery.id)) {
+export async function addItem(gallery, item, holders = null) {
+    const known = holders ?? new Set(
+        ((await api.galleriesHolding([item.id]).catch(() => ({})))[item.id] ?? []).map((holder) => holder.id));
+    if (known.has(gallery.id)) {
         toast(`Already in ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
         return false;
     }
