@@ -85,6 +85,12 @@ public final class SpawnedProcess: Sendable {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// Runs `executable` to completion with this process's environment (or `environment`), its output kept

@@ -15,11 +15,7 @@ struct CLIProcess {
         return root.appendingPathComponent(".build/debug/tessera")
     }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = SpawnedProcess.Finished
 
     /// Runs `tessera arguments...` to completion with `environment` (plus PATH and HOME).
     static func run(_ arguments: [String], environment: [String: String]) async throws -> Result {

@@ -286,7 +286,6 @@ enum ToolProcess {
     }
 
     static func run(_ executable: String, _ arguments: [String]) async throws -> CLIProcess.Result {
-        let finished = try await SpawnedProcess.run(executable, arguments)
-        return CLIProcess.Result(status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
+        try await SpawnedProcess.run(executable, arguments)
     }
 }
