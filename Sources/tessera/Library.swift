@@ -249,6 +249,16 @@ final class StopOnSignal {
         sigemptyset(&action.sa_mask)
         action.sa_flags = Int32(SA_RESTART)
         for signalNumber in [SIGINT, SIGTERM] { sigaction(signalNumber, &action, nil) }
+        // A thread that never blocks them, so the signals always have one to reach: Dispatch's and the image
+        // library's threads block them, and whether any other thread leaves them open is not ours to know.
+        let receiver = Thread {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            for signalNumber in [SIGINT, SIGTERM] { sigaddset(&signals, signalNumber) }
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            while true { pause() }
+        }
+        receiver.start()
 
         let stopping = Flag()
         let readEnd = ends[0]
