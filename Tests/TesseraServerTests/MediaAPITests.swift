@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import TesseraCore
+import TesseraGalleries
 import TesseraImageProxy
 import TesseraTestSupport
 import Testing
@@ -187,6 +188,33 @@ struct MediaAPITests {
             let missing = try await client.execute(uri: "/media/\(parts[2])", method: .get)
             #expect(missing.status == .notFound)
             #expect(previewRequests(standIns) == 0, "nothing was fetched for a bad address")
+        }
+    }
+
+    @Test func aGalleryKeepsThePreviewAndRefusesOneFromElsewhere() async throws {
+        try await withTessera(StandInSet().list) { client, _ in
+            let gallery = try await GalleriesAPITests.create(client)
+            let song = try await first(client, scope: "music")
+            let added = try await GalleriesAPITests.add(client, gallery.id, json: try GalleriesAPITests.itemJSON(song))
+            #expect(added.status == .created)
+            let kept = try added.json(GalleryItem.self).item
+            #expect(kept.mediaPreview == song.mediaPreview)
+            let played = try await client.execute(uri: try #require(kept.mediaPreview?.url), method: .get)
+            #expect(played.status == .ok, "a kept preview still plays")
+
+            var elsewhere = song
+            elsewhere.mediaPreview = MediaPreview(url: "https://audio.example/clip.m4a", kind: .audio)
+            var outOfRange = try await first(client, scope: "apps")
+            outOfRange.listing?.rating = 7
+            var foreignShot = outOfRange
+            foreignShot.listing?.rating = 4
+            foreignShot.listing?.screenshots = [ImageRef(url: "https://x.example/shot.jpg")]
+            for item in [elsewhere, outOfRange, foreignShot] {
+                let response = try await GalleriesAPITests.add(
+                    client, gallery.id, json: try GalleriesAPITests.itemJSON(item))
+                #expect(response.status == .badRequest, "\(item.listing.debugDescription)")
+                #expect(try response.apiError().code == "invalid_item")
+            }
         }
     }
 
