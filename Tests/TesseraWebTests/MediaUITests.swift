@@ -38,6 +38,7 @@ struct MediaUITests {
         let href = try await browser.execute("return document.querySelector('#detail-store-link').href").string ?? ""
         #expect(URL(string: href)?.host == host, "\(href)")
         #expect(try await browser.isHidden("#detail-page"), "one link to the store, not two")
+        #expect(try await browser.text(of: "#detail-license-sentence").hasPrefix("Shown to promote it in the store"))
     }
 
     /// Requests the server answered on the media route with `status`, from its own metrics.

@@ -66,6 +66,9 @@ export function licenseSentence(license) {
             'or used to suggest endorsement.';
     }
     if (/all rights reserved/i.test(name)) return 'All rights reserved: ask the creator before reusing it.';
+    if (isStoreTerms(name, url)) {
+        return 'Shown to promote it in the store: its artwork and preview are not for reuse; the store sells it.';
+    }
     return `Under “${name || url}”: read its terms before reusing it.`;
 }
 
@@ -81,9 +84,7 @@ export function reuseAllowed(item) {
     const url = item?.license?.url ?? '';
     // No licence stated: the person's own (their library, an upload) is theirs to use; anything else is not.
     if (!name && !url) return ['local', 'upload'].includes(item?.source);
-    if (/all rights reserved/i.test(name) || /apple\.com\/legal|courtesy of itunes/i.test(`${url} ${name}`)) {
-        return false;
-    }
+    if (/all rights reserved/i.test(name) || isStoreTerms(name, url)) return false;
     if (/creativecommons\.org\/(licenses\/by|publicdomain\/(zero|mark))/.test(url)) return true;
     if (/\bCC[ -]?(0|BY)\b/i.test(name) || /public domain|no known copyright restrictions/i.test(name)) return true;
     if (/government work/i.test(name)) return true;
@@ -100,4 +101,9 @@ const STORES = { song: 'View in Apple Music', album: 'View in Apple Music', app:
 export function storeLink(item) {
     if (reuseAllowed(item) || item?.source !== 'itunes' || !isWebURL(item.pageURL)) return null;
     return { url: item.pageURL, label: STORES[item.kind] ?? 'View in the iTunes Store' };
+}
+
+/** A store's terms (iTunes: Apple Media Services), under which artwork and previews only promote the store. */
+function isStoreTerms(name, url) {
+    return /apple\.com\/legal|courtesy of itunes/i.test(`${url} ${name}`);
 }
