@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The preview every stand-in media host answers with: a real WAV file (16-bit PCM, mono, 8 kHz, a quiet
-/// 440 Hz tone), which Chromium plays without any licensed codec (Debian's build may lack AAC and H.264).
+/// 440 Hz tone), which every Chromium plays, with or without the licensed AAC and H.264 decoders.
 public enum StandInMedia {
     /// Three seconds: long enough for a browser test to see playback advance.
     public static let wav = wav(seconds: 3)
