@@ -31,7 +31,13 @@ extension Item {
             sizes: item.sizes.map {
                 NamedImage(name: $0.value2.name, url: $0.value1.url, width: $0.value1.width, height: $0.value1.height)
             },
-            metadata: item.metadata.map { MetadataEntry(label: $0.label, value: $0.value) })
+            metadata: item.metadata.map { MetadataEntry(label: $0.label, value: $0.value) },
+            mediaPreview: item.mediaPreview.map { MediaPreview(url: $0.url, kind: $0.kind.rawValue) },
+            listing: item.listing.map {
+                StoreListing(
+                    price: $0.price, rating: $0.rating, ratingCount: $0.ratingCount, description: $0.description,
+                    screenshots: $0.screenshots?.map(ImageLink.init))
+            })
     }
 
     /// The item as the API takes it back (adding a search result to a gallery); nil for a source outside
@@ -45,7 +51,17 @@ extension Item {
             license: license?.generated, pageURL: pageURL, thumbnail: thumbnail?.generated,
             preview: preview?.generated, full: full?.generated,
             sizes: sizes.map { .init(value1: $0.link.generated, value2: .init(name: $0.name)) },
-            metadata: metadata.map { .init(label: $0.label, value: $0.value) })
+            metadata: metadata.map { .init(label: $0.label, value: $0.value) },
+            mediaPreview: mediaPreview.flatMap { preview in
+                Components.Schemas.MediaPreview.KindPayload(rawValue: preview.kind).map {
+                    .init(url: preview.url, kind: $0)
+                }
+            },
+            listing: listing.map {
+                .init(
+                    price: $0.price, rating: $0.rating, ratingCount: $0.ratingCount, description: $0.description,
+                    screenshots: $0.screenshots?.map(\.generated))
+            })
     }
 }
 

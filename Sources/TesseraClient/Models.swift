@@ -77,6 +77,28 @@ public struct Item: Sendable, Hashable, Codable, Identifiable {
     public var full: ImageLink?
     public var sizes: [NamedImage]
     public var metadata: [MetadataEntry]
+    /// The service's short audio or video preview, played at this server's signed `/media/…` URL.
+    public var mediaPreview: MediaPreview?
+    /// What a store says of the item for sale: price, rating, description, screenshots.
+    public var listing: StoreListing?
+}
+
+/// A preview clip: `url` is a signed `/media/…` path on the server, `kind` says `audio` or `video`.
+public struct MediaPreview: Sendable, Hashable, Codable {
+    public var url: String
+    public var kind: String
+}
+
+/// A store's listing of an item; every field is optional.
+public struct StoreListing: Sendable, Hashable, Codable {
+    public var price: String?
+    /// The users' average rating out of 5, and how many ratings it averages.
+    public var rating: Double?
+    public var ratingCount: Int?
+    /// Plain text.
+    public var description: String?
+    /// Signed `/img/preview/…` URLs.
+    public var screenshots: [ImageLink]?
 }
 
 /// A source's answer (or failure) within a search.

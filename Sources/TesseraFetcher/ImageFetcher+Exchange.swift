@@ -24,7 +24,7 @@ extension ImageFetcher {
         var request = HTTPClientRequest(url: target.string)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: Self.userAgent)
-        request.headers.add(name: "Accept", value: Self.accept)
+        request.headers.add(name: "Accept", value: context.accept)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, deadline: context.deadline, logger: logger)
@@ -51,7 +51,7 @@ extension ImageFetcher {
         async throws(FetchError) -> FetchedBody
     {
         let host = target.hostForURL
-        let limit = policy.maxBytes
+        let limit = context.maxBytes
         let contentType = response.headers.first(name: "content-type")
         var expected: Int?
         if let length = response.headers.first(name: "content-length").flatMap({ Int($0) }) {

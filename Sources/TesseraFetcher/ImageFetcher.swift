@@ -63,15 +63,20 @@ public final class ImageFetcher: Sendable {
     /// Fetches `url`, following redirects, and returns the body.
     ///
     /// - Parameters:
+    ///   - accept: The `Accept` header; images by default (the media proxy asks for audio and video).
+    ///   - maxBytes: This fetch's cap instead of the policy's (the media proxy has its own setting).
     ///   - prefixLength: How many first bytes `validatePrefix` sees (fewer when the body is shorter).
     ///   - validatePrefix: Called once with the first bytes; returning false stops the download with
     ///     `.notAnImage`. The image proxy passes its magic-number sniffer here.
     public func fetch(
-        _ url: String, prefixLength: Int = 32, validatePrefix: (@Sendable ([UInt8]) -> Bool)? = nil
+        _ url: String, accept: String? = nil, maxBytes: Int? = nil, prefixLength: Int = 32,
+        validatePrefix: (@Sendable ([UInt8]) -> Bool)? = nil
     ) async throws(FetchError) -> FetchedBody {
         let started = ContinuousClock.now
         do {
-            let body = try await guardedFetch(url, prefixLength: prefixLength, validatePrefix: validatePrefix)
+            let body = try await guardedFetch(
+                url, accept: accept ?? Self.accept, maxBytes: maxBytes ?? policy.maxBytes,
+                prefixLength: prefixLength, validatePrefix: validatePrefix)
             metrics.fetched(bytes: body.data.count, took: ContinuousClock.now - started)
             return body
         } catch {
@@ -81,14 +86,15 @@ public final class ImageFetcher: Sendable {
     }
 
     private func guardedFetch(
-        _ url: String, prefixLength: Int, validatePrefix: (@Sendable ([UInt8]) -> Bool)?
+        _ url: String, accept: String, maxBytes: Int, prefixLength: Int,
+        validatePrefix: (@Sendable ([UInt8]) -> Bool)?
     ) async throws(FetchError) -> FetchedBody {
         let start = try TargetURL(parsing: url)
         let current = CurrentHost(host: start.hostForURL)
         let deadline = ContinuousClock.now + policy.totalTimeout
         let context = FetchContext(
-            deadline: .now() + TimeAmount(policy.totalTimeout), prefixLength: max(1, prefixLength),
-            validatePrefix: validatePrefix)
+            deadline: .now() + TimeAmount(policy.totalTimeout), accept: accept, maxBytes: maxBytes,
+            prefixLength: max(1, prefixLength), validatePrefix: validatePrefix)
         do {
             return try await withDeadline(deadline, timedOut: { FetchError.timeout(host: current.host) }) {
                 try await self.follow(start, context: context, current: current)
@@ -121,6 +127,9 @@ public final class ImageFetcher: Sendable {
     struct FetchContext: Sendable {
         /// The same instant as the fetch's deadline, for AsyncHTTPClient's own.
         let deadline: NIODeadline
+        let accept: String
+        /// The cap for this fetch: the policy's, or the caller's own.
+        let maxBytes: Int
         let prefixLength: Int
         let validatePrefix: (@Sendable ([UInt8]) -> Bool)?
     }

@@ -16,6 +16,9 @@ extension GalleryService {
         guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
             throw .invalidItem("This item is too large to keep (title, tags or metadata).")
         }
+        if let problem = Self.problem(mediaPreview: item.mediaPreview, listing: item.listing) {
+            throw .invalidItem(problem)
+        }
         guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
             let path = SignedImagePath(url)
         else { throw .invalidItem("The item has no image address from this server.") }
@@ -119,6 +122,31 @@ extension GalleryService {
         return NewGalleryImage(
             item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
             width: header.width, height: header.height)
+    }
+
+    /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the
+    /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths.
+    static func problem(mediaPreview: MediaPreview?, listing: StoreListing?) -> String? {
+        func segments(_ url: String) -> [Substring] { url.split(separator: "/", omittingEmptySubsequences: false) }
+        if let media = mediaPreview {
+            let parts = segments(media.url)
+            guard parts.count == 4, parts[0].isEmpty, parts[1] == "media" else {
+                return "The item's media preview is not an address from this server (/media/…)."
+            }
+        }
+        guard let listing else { return nil }
+        if let rating = listing.rating, !(0...5).contains(rating) { return "A rating is from 0 to 5." }
+        if let count = listing.ratingCount, count < 0 { return "A rating count cannot be negative." }
+        let screenshots = listing.screenshots ?? []
+        if screenshots.count > 50 { return "An item keeps at most 50 screenshots." }
+        for shot in screenshots {
+            let parts = segments(shot.url)
+            guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else {
+                return "The item's screenshots are not addresses from this server (/img/…)."
+            }
+            if (shot.width ?? 0) < 0 || (shot.height ?? 0) < 0 { return "A screenshot's size cannot be negative." }
+        }
+        return nil
     }
 
     /// "sunset_over-the.sea.jpg" → "sunset over the.sea"; nil when nothing readable is left.

@@ -47,7 +47,33 @@ public struct ImageURLSigner: ImageLinking {
     }
 
     private static func message(_ url: String, _ variant: ImageVariant) -> Data {
-        Data("\(variant.rawValue)\n\(url)".utf8)
+        message(url, purpose: variant.rawValue)
+    }
+
+    /// What is signed: the purpose (an image variant, or `media`) and the URL, so a signature made for one
+    /// route or size is worthless for another.
+    private static func message(_ url: String, purpose: String) -> Data {
+        Data("\(purpose)\n\(url)".utf8)
+    }
+
+    // MARK: - Media previews
+
+    /// Not an `ImageVariant` name, so no image signature verifies as a media one.
+    static let mediaPurpose = "media"
+
+    /// `/media/{signature}/{source}`: a preview clip played through `MediaProxy`.
+    public func linkMedia(_ upstreamURL: String) -> String? {
+        let signature = Base64URL.encode(Array(code(Self.message(upstreamURL, purpose: Self.mediaPurpose))))
+        return "/media/\(signature)/\(Base64URL.encode(upstreamURL.utf8))"
+    }
+
+    /// The source URL a signed media path stands for, or `nil` when the signature does not match.
+    public func verifyMedia(signature: String, encodedURL: String) -> String? {
+        guard let signatureData = Base64URL.decode(signature), let urlData = Base64URL.decode(encodedURL),
+            let url = String(data: urlData, encoding: .utf8)
+        else { return nil }
+        guard code(Self.message(url, purpose: Self.mediaPurpose)) == signatureData else { return nil }
+        return url
     }
 }
 

@@ -80,6 +80,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     HoldingController(galleries: environment.galleries).addRoutes(to: router)
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
+    MediaController(proxy: environment.mediaProxy).addRoutes(to: router)
     GalleriesController(
         galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events
     ).addRoutes(to: router)

@@ -1,12 +1,15 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The iTunes Search API (`/itunes/search`, `/itunes/lookup`) with Apple's quirks: answers that start
 /// with blank lines and come as `text/javascript`, `errorMessage` bodies for bad parameters, throttling
 /// as 403 with an empty body, and `limit` clamped to 200.
 public struct ITunesStandIn: StandInProvider {
     public let state = StandInState()
+    /// The preview host's answer (`/itunes/preview/...`): a playable WAV unless a test says otherwise.
+    public let previews = StandInPreviews()
 
     public init() {}
 
@@ -17,6 +20,27 @@ public struct ITunesStandIn: StandInProvider {
     public func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/itunes/search") { request, _ in await self.search(request) }
         router.get("/itunes/lookup") { request, _ in await self.lookup(request) }
+        // Apple's preview hosts (audio-ssl/video-ssl.itunes.apple.com) stand in here; every request is recorded.
+        router.get("/itunes/preview/**") { request, _ in self.preview(request) }
+    }
+
+    /// A song's or a film's preview: the stand-in WAV for both (a `<video>` plays a sound-only file too),
+    /// with `Content-Length` and no ranges, as a plain host would. `/itunes/preview/page/…` is always an
+    /// HTML page, and `/itunes/preview/disguised/…` an HTML page labelled `audio/x-m4a`, for negative tests.
+    private func preview(_ request: Request) -> Response {
+        _ = state.receive(request, searchTerm: nil)
+        let path = request.uri.path
+        if previews.answersNotMedia || path.hasPrefix("/itunes/preview/page/") {
+            return StandInResponse.raw(
+                String(decoding: StandInMedia.page, as: UTF8.self), status: .ok, contentType: "text/html")
+        }
+        if path.hasPrefix("/itunes/preview/disguised/") {
+            return StandInResponse.raw(
+                String(decoding: StandInMedia.page, as: UTF8.self), status: .ok, contentType: "audio/x-m4a")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "audio/wav", .contentLength: String(StandInMedia.wav.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: StandInMedia.wav)))
     }
 
     /// Storefronts the stand-in knows, with the country code and currency records carry there.
@@ -183,7 +207,9 @@ public struct ITunesStandIn: StandInProvider {
                 "contentAdvisoryRating": "4+", "trackContentRating": "4+", "bundleId": "com.example.\(slug)",
                 "currentVersionReleaseDate": "2025-03-01T08:00:00Z", "isGameCenterEnabled": false,
                 "supportedDevices": ["iPhone15-iPhone15", "iPadAir5-iPadAir5"], "features": ["iosUniversal"],
-                "advisories": [], "screenshotUrls": ["\(artwork)/392x696bb.jpg"], "ipadScreenshotUrls": [],
+                "advisories": [],
+                "screenshotUrls": ["\(artwork)/392x696bb.jpg", "\(artwork)/shot2/392x696bb.jpg"],
+                "ipadScreenshotUrls": ["\(artwork)/ipad/576x768bb.jpg"],
                 "appletvScreenshotUrls": [], "isVppDeviceBasedLicensingEnabled": true,
             ]) { $1 }
         case ("ebook", _):
@@ -213,7 +239,7 @@ public struct ITunesStandIn: StandInProvider {
                 "wrapperType": "track", "kind": "feature-movie", "trackId": n, "trackName": record.title,
                 "trackCensoredName": record.title,
                 "trackViewUrl": "https://itunes.apple.com/us/movie/\(slug)/id\(n)?uo=4",
-                "previewUrl": "https://video-ssl.itunes.apple.com/itunes-assets/Video128/v4/\(n)/mzvf_\(n).m4v",
+                "previewUrl": "\(origin)/itunes/preview/video/Video128/v4/\(n)/mzvf_\(n)",
                 "artworkUrl30": "\(artwork)/30x30bb.jpg",
                 "collectionPrice": 12.99, "trackPrice": 12.99, "trackRentalPrice": 3.99, "collectionHdPrice": 14.99,
                 "trackHdPrice": 14.99, "trackHdRentalPrice": 3.99, "collectionExplicitness": "notExplicit",
@@ -234,7 +260,7 @@ public struct ITunesStandIn: StandInProvider {
                 "artistViewUrl": "https://music.apple.com/us/artist/\(Self.slug(record.creator))/\(artistId)?uo=4",
                 "collectionViewUrl": "https://music.apple.com/us/album/\(slug)/\(collectionId)?uo=4",
                 "trackViewUrl": "https://music.apple.com/us/album/\(slug)/\(collectionId)?i=\(n)&uo=4",
-                "previewUrl": "https://audio-ssl.itunes.apple.com/itunes-assets/AudioPreview/\(n)/mzaf_\(n).m4a",
+                "previewUrl": "\(origin)/itunes/preview/audio/AudioPreview/\(n)/mzaf_\(n).wav",
                 "artworkUrl30": "\(artwork)/30x30bb.jpg", "collectionPrice": 1.29, "trackPrice": 1.29,
                 "collectionExplicitness": "notExplicit", "trackExplicitness": "notExplicit", "discCount": 1,
                 "discNumber": 1, "trackCount": 1, "trackNumber": 1, "trackTimeMillis": 180_000 + n % 120_000,

@@ -17,6 +17,12 @@ struct SearchClientTests {
             for section in results.sections {
                 #expect(section.error == nil && section.items.count == 20 && section.hasMore, "\(section.id)")
             }
+            // The stores' items carry their preview (signed for /media) and listing through the client.
+            let music = try #require(results.sections.first { $0.id == .music }?.items.first)
+            #expect(music.mediaPreview?.kind == "audio" && music.mediaPreview?.url.hasPrefix("/media/") == true)
+            let app = try #require(results.sections.first { $0.id == .apps }?.items.first)
+            #expect(app.listing?.rating != nil && app.listing?.screenshots?.count == 3)
+            #expect(app.listing?.screenshots?.allSatisfy { $0.url.hasPrefix("/img/preview/") } == true)
             let page2 = try await client.search("red fox", scope: .pixabay, page: 2)
             #expect(page2.sections.map(\.id) == [.pixabay] && page2.page == 2)
             #expect(Set(page2.sections[0].items.map(\.id)).isDisjoint(with: results.sections[0].items.map(\.id)))

@@ -37,4 +37,33 @@ import Testing
         #expect(linked.sizes.allSatisfy { $0.url.hasPrefix("/img/original?https://x/") })
         #expect(linked.sizes.map(\.name) == ["unknown", "small", "medium", "large"])
     }
+
+    @Test func aPreviewIsLinkedForTheMediaRouteOrDropped() {
+        struct MediaLinker: ImageLinking {
+            func link(_ upstreamURL: String, variant: ImageVariant) -> String {
+                "/img/\(variant.rawValue)?\(upstreamURL)"
+            }
+            func linkMedia(_ upstreamURL: String) -> String? { "/media/?\(upstreamURL)" }
+        }
+        struct ImagesOnly: ImageLinking {
+            func link(_ upstreamURL: String, variant: ImageVariant) -> String {
+                "/img/\(variant.rawValue)?\(upstreamURL)"
+            }
+        }
+        let item = Item(
+            id: ItemID(source: .itunes, nativeID: "1"), kind: .app, title: "t",
+            mediaPreview: MediaPreview(url: "https://a/p.m4a", kind: .audio),
+            listing: StoreListing(
+                price: "Free", screenshots: [ImageRef(url: "https://x/392x696bb.jpg", width: 392, height: 696)]))
+        let linked = item.linkingImages(with: MediaLinker())
+        #expect(linked.mediaPreview == MediaPreview(url: "/media/?https://a/p.m4a", kind: .audio))
+        #expect(
+            linked.listing?.screenshots == [
+                ImageRef(url: "/img/preview?https://x/392x696bb.jpg", width: 392, height: 696)
+            ])
+        #expect(linked.listing?.price == "Free")
+        let unsigned = item.linkingImages(with: ImagesOnly())
+        #expect(unsigned.mediaPreview == nil, "never handed out with the service's own address")
+        #expect(unsigned.listing?.screenshots?.first?.url.hasPrefix("/img/preview?") == true)
+    }
 }

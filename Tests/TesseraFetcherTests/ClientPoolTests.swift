@@ -47,7 +47,9 @@ struct ClientPoolTests {
             async let body = pool.withClient(slow) { client throws(FetchError) in
                 try await fetcher.exchange(
                     try TargetURL(parsing: origin.url("/a.jpg")), client: client,
-                    context: .init(deadline: .now() + TimeAmount.seconds(10), prefixLength: 1, validatePrefix: nil))
+                    context: .init(
+                        deadline: .now() + TimeAmount.seconds(10), accept: ImageFetcher.accept,
+                        maxBytes: fetcher.policy.maxBytes, prefixLength: 1, validatePrefix: nil))
             }
             while origin.hits("/a.jpg") == 0 { try await Task.sleep(for: .milliseconds(10)) }
             _ = try await pool.withClient(.init(host: "other.example", address: .v4(0x7F00_0001))) { _ in 0 }

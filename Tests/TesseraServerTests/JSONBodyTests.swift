@@ -28,9 +28,33 @@ import Testing
         return item
     }
 
+    /// A store's item: a preview, and listings with every field, with none, and with awkward numbers.
+    private var storeItems: [Item] {
+        let full = StoreListing(
+            price: "2.99 \"USD\"", rating: 4.53571, ratingCount: 197_847, description: "A\nB <b>&</b>",
+            screenshots: [
+                ImageRef(url: "/img/preview/s/1", width: 392, height: 696), ImageRef(url: "/img/preview/s/2"),
+            ])
+        let ratings: [Double] = [0, 5, 4, 3.351059999999999927666749499621801, 0.1, 1e-7, 2.5e-300]
+        return [
+            Item(
+                id: ItemID(source: .itunes, nativeID: "2"), kind: .song, title: "S",
+                mediaPreview: MediaPreview(url: "/media/a/b", kind: .audio), listing: full),
+            Item(
+                id: ItemID(source: .itunes, nativeID: "3"), kind: .movie, title: "M",
+                mediaPreview: MediaPreview(url: "/media/c/d", kind: .video), listing: StoreListing()),
+        ]
+            + ratings.enumerated().map { index, rating in
+                Item(
+                    id: ItemID(source: .itunes, nativeID: "r\(index)"), kind: .app, title: "A",
+                    listing: StoreListing(rating: rating, screenshots: []))
+            }
+    }
+
     @Test func sectionsMatchFoundation() throws {
         let bare = Item(id: ItemID(source: .itunes, nativeID: "1"), kind: .song, title: "")
         let sections = [
+            SectionResult(id: .music, items: storeItems, total: nil, hasMore: false),
             SectionResult(id: .wikimedia, items: [awkwardItem, bare], total: nil, hasMore: true),
             SectionResult(id: .books, items: [], total: 0, hasMore: false),
             SectionResult.failed(.flickr, .rateLimited(.flickr, retryAfter: 3)),

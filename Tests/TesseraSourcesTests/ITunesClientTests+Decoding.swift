@@ -68,6 +68,53 @@ extension ITunesClientTests {
         #expect(ITunesClient.item(records[4], fallback: nil)?.kind == .movie, "a lookup guesses video for kind null")
     }
 
+    @Test func previewsAndListingsComeFromTheRecords() throws {
+        let records =
+            try JSONDecoder().decode(ITunesWire.Envelope.self, from: Data(Self.recorded.utf8))
+            .results?.decoded() ?? []
+        let items = records.compactMap { ITunesClient.item($0, fallback: .movie) }
+        try #require(items.count == 5)
+        let (movie, song, album, app) = (items[0], items[1], items[2], items[3])
+
+        #expect(movie.mediaPreview?.kind == .video, "an .m4v trailer plays in a video element")
+        #expect(movie.mediaPreview?.url.hasSuffix("mzvf_62.640x478.h264lc.U.p.m4v") == true)
+        #expect(song.mediaPreview?.kind == .audio)
+        #expect(song.mediaPreview?.url.hasPrefix("https://audio-ssl.itunes.apple.com/") == true)
+        #expect(album.mediaPreview == nil, "an album has no preview of its own")
+        #expect(!movie.metadata.contains { $0.label == "Preview" }, "the service's address is not a metadata row")
+
+        let listing = try #require(app.listing)
+        #expect(listing.price == "Free")
+        #expect(listing.rating.map { abs($0 - 3.35106) < 0.0001 } == true)
+        #expect(listing.ratingCount == 197847)
+        #expect(listing.description == "Control iTunes from anywhere in your home.")
+        let shot = try #require(listing.screenshots?.first)
+        #expect(shot.url == "https://is1-ssl.mzstatic.com/image/thumb/Purple/v4/1/392x696bb.jpg")
+        #expect(shot.width == 392 && shot.height == 696, "a screenshot's box is its size")
+        #expect(movie.listing?.description == "It is the 23rd century...")
+        #expect(movie.listing?.price == "12.99 USD")
+        #expect(song.listing?.screenshots == nil)
+
+        // Markup in a book's description arrives as plain text; an unknown extension goes by the kind.
+        let book = try JSONDecoder().decode(
+            ITunesWire.Record.self,
+            from: Data(
+                #"""
+                {"kind": "ebook", "trackId": 7, "trackName": "B", "artistName": "Ann Author",
+                 "description": "<b>Bold</b> &amp; <i>more</i><br />Next", "averageUserRating": 9,
+                 "userRatingCount": -3, "previewUrl": "javascript:alert(1)"}
+                """#.utf8))
+        let item = try #require(ITunesClient.item(book, fallback: nil))
+        #expect(item.kind == .book)
+        #expect(item.creator?.name == "Ann Author")
+        #expect(item.listing?.description?.contains("<") == false)
+        #expect(item.listing?.description?.hasPrefix("Bold & more") == true)
+        #expect(item.listing?.rating == nil, "a rating outside 0 to 5 is dropped")
+        #expect(item.listing?.ratingCount == nil)
+        #expect(item.mediaPreview == nil, "only http(s) previews")
+        #expect(ITunesClient.mediaPreview(records[1], kind: .movie)?.kind == .audio, "the .m4a extension wins")
+    }
+
     /// Real-shaped answer: a recorded Star Trek movie record, a song and an album (no `kind`) as
     /// Apple sends them, an App Store record (`fileSizeBytes` as a string), a record with `kind: null`,
     /// an artist record, and one element that is not a record at all.

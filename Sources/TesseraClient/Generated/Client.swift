@@ -6,7 +6,8 @@ import struct Foundation.Data
 import struct Foundation.Date
 import HTTPTypes
 /// JSON over HTTP, UTF-8. Every error has the shape {"error": {"code", "message"}} with a fitting 4xx/5xx status.
-/// Image URLs in items always point at this server's signed image proxy (/img/...), never at a source.
+/// Image URLs in items always point at this server's signed image proxy (/img/...), and media previews at its
+/// signed media route (/media/...), never at a source.
 /// When TESSERA_TOKEN is set, every route but /api/health (and /metrics asked from the server's own machine)
 /// needs `Authorization: Bearer <token>` or the cookie set by /login?token=<token>.
 ///

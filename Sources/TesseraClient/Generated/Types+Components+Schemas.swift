@@ -882,6 +882,10 @@ extension Components {
             internal typealias MetadataPayload = [Components.Schemas.Item.MetadataPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/Item/metadata`.
             internal var metadata: Components.Schemas.Item.MetadataPayload
+            /// - Remark: Generated from `#/components/schemas/Item/mediaPreview`.
+            internal var mediaPreview: Components.Schemas.MediaPreview?
+            /// - Remark: Generated from `#/components/schemas/Item/listing`.
+            internal var listing: Components.Schemas.StoreListing?
             /// Creates a new `Item`.
             ///
             /// - Parameters:
@@ -898,6 +902,8 @@ extension Components {
             ///   - full:
             ///   - sizes: Every rendition the source names, smallest first, each through the proxy.
             ///   - metadata:
+            ///   - mediaPreview:
+            ///   - listing:
             internal init(
                 id: Swift.String,
                 source: Components.Schemas.Item.SourcePayload,
@@ -911,7 +917,9 @@ extension Components {
                 preview: Components.Schemas.Image? = nil,
                 full: Components.Schemas.Image? = nil,
                 sizes: Components.Schemas.Item.SizesPayload,
-                metadata: Components.Schemas.Item.MetadataPayload
+                metadata: Components.Schemas.Item.MetadataPayload,
+                mediaPreview: Components.Schemas.MediaPreview? = nil,
+                listing: Components.Schemas.StoreListing? = nil
             ) {
                 self.id = id
                 self.source = source
@@ -926,6 +934,8 @@ extension Components {
                 self.full = full
                 self.sizes = sizes
                 self.metadata = metadata
+                self.mediaPreview = mediaPreview
+                self.listing = listing
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -941,6 +951,89 @@ extension Components {
                 case full
                 case sizes
                 case metadata
+                case mediaPreview
+                case listing
+            }
+        }
+        /// The service's short audio or video preview (iTunes' 30-second clips), played through this server's signed media route; `kind` says which element plays it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MediaPreview`.
+        internal struct MediaPreview: Codable, Hashable, Sendable {
+            /// A signed /media/{signature}/{source} URL on this server.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MediaPreview/url`.
+            internal var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MediaPreview/kind`.
+            internal enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case audio = "audio"
+                case video = "video"
+            }
+            /// - Remark: Generated from `#/components/schemas/MediaPreview/kind`.
+            internal var kind: Components.Schemas.MediaPreview.KindPayload
+            /// Creates a new `MediaPreview`.
+            ///
+            /// - Parameters:
+            ///   - url: A signed /media/{signature}/{source} URL on this server.
+            ///   - kind:
+            internal init(
+                url: Swift.String,
+                kind: Components.Schemas.MediaPreview.KindPayload
+            ) {
+                self.url = url
+                self.kind = kind
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case url
+                case kind
+            }
+        }
+        /// What a store's listing says of an item for sale (iTunes): an app's price, rating and screenshots, a book's description. Every field is optional.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StoreListing`.
+        internal struct StoreListing: Codable, Hashable, Sendable {
+            /// As the store shows it ("Free", "2.99 USD").
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreListing/price`.
+            internal var price: Swift.String?
+            /// The users' average rating out of 5.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreListing/rating`.
+            internal var rating: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/StoreListing/ratingCount`.
+            internal var ratingCount: Swift.Int?
+            /// Plain text (never markup).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreListing/description`.
+            internal var description: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/StoreListing/screenshots`.
+            internal var screenshots: [Components.Schemas.Image]?
+            /// Creates a new `StoreListing`.
+            ///
+            /// - Parameters:
+            ///   - price: As the store shows it ("Free", "2.99 USD").
+            ///   - rating: The users' average rating out of 5.
+            ///   - ratingCount:
+            ///   - description: Plain text (never markup).
+            ///   - screenshots:
+            internal init(
+                price: Swift.String? = nil,
+                rating: Swift.Double? = nil,
+                ratingCount: Swift.Int? = nil,
+                description: Swift.String? = nil,
+                screenshots: [Components.Schemas.Image]? = nil
+            ) {
+                self.price = price
+                self.rating = rating
+                self.ratingCount = ratingCount
+                self.description = description
+                self.screenshots = screenshots
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case price
+                case rating
+                case ratingCount
+                case description
+                case screenshots
             }
         }
         /// - Remark: Generated from `#/components/schemas/Link`.

@@ -20,6 +20,13 @@ public enum ImageVariant: String, Sendable, Codable, CaseIterable {
 /// Turns a service's image address into the URL clients use. The server signs it for its proxy.
 public protocol ImageLinking: Sendable {
     func link(_ upstreamURL: String, variant: ImageVariant) -> String
+    /// The URL clients play a media preview at (`/media/...`), or `nil` when this linker cannot make one:
+    /// the preview is then dropped, never handed out with the service's own address.
+    func linkMedia(_ upstreamURL: String) -> String?
+}
+
+extension ImageLinking {
+    public func linkMedia(_ upstreamURL: String) -> String? { nil }
 }
 
 /// Sizes of images scaled to fit a box, as the proxy and the services do it.
@@ -68,6 +75,12 @@ extension Item {
         copy.full = linked(full, .original)
         copy.sizes = sizes.map {
             ImageSize(name: $0.name, url: link($0.url, .original), width: $0.width, height: $0.height)
+        }
+        copy.mediaPreview = mediaPreview.flatMap { preview in
+            linker.linkMedia(preview.url).map { MediaPreview(url: $0, kind: preview.kind) }
+        }
+        if let screenshots = listing?.screenshots {
+            copy.listing?.screenshots = screenshots.compactMap { linked($0, .preview) }
         }
         return copy
     }

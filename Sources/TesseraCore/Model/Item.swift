@@ -18,11 +18,17 @@ public struct Item: Sendable, Hashable, Codable {
     public var sizes: [ImageSize]
     /// Every other field the service gave, in a stable order, as display strings.
     public var metadata: [MetadataEntry]
+    /// The service's short audio or video preview (iTunes' 30-second clips); a signed `/media/...` URL
+    /// once the server has linked it, and dropped when nothing could sign it.
+    public var mediaPreview: MediaPreview?
+    /// What a store says of the item for sale: price, rating, description, screenshots (iTunes).
+    public var listing: StoreListing?
 
     public init(
         id: ItemID, kind: ItemKind, title: String, tags: [String] = [], creator: Creator? = nil,
         license: License? = nil, pageURL: String? = nil, thumbnail: ImageRef? = nil, preview: ImageRef? = nil,
-        full: ImageRef? = nil, sizes: [ImageSize] = [], metadata: [MetadataEntry] = []
+        full: ImageRef? = nil, sizes: [ImageSize] = [], metadata: [MetadataEntry] = [],
+        mediaPreview: MediaPreview? = nil, listing: StoreListing? = nil
     ) {
         self.id = id
         self.source = id.source
@@ -37,6 +43,8 @@ public struct Item: Sendable, Hashable, Codable {
         self.full = full
         self.sizes = sizes
         self.metadata = metadata
+        self.mediaPreview = mediaPreview
+        self.listing = listing
     }
 }
 

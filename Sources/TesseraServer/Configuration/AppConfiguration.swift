@@ -36,6 +36,8 @@ public struct AppConfiguration: Sendable {
     /// `TESSERA_LOG_FORMAT`: `text` lines, or one JSON object per line.
     public var logFormat: LogFormat = .text
     public var images = ImageSettings()
+    /// `TESSERA_PREVIEW_*`: the media route's limits (docs/media.md).
+    public var previews = PreviewSettings()
     public var connections = ConnectionSettings()
     public var fairUse = FairUseSettings()
     /// `TESSERA_DATABASE_URL`: the PostgreSQL database several servers share; `nil`: SQLite in the data folder.
@@ -69,6 +71,7 @@ public struct AppConfiguration: Sendable {
             remoteServer = try Self.parseServerURL(server)
         }
         images = try ImageSettings(environment: environment)
+        previews = try PreviewSettings(environment: environment)
         connections = try ConnectionSettings(environment: environment)
         fairUse = try FairUseSettings(environment: environment)
         if let url = environment["TESSERA_DATABASE_URL"], !url.trimmingCharacters(in: .whitespaces).isEmpty {

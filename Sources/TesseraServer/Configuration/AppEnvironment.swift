@@ -29,6 +29,8 @@ public struct AppEnvironment: Sendable {
     public let imageProxy: ImageProxy
     public let imageFetcher: ImageFetcher
     public let imageMemoryCache: MemoryImageCache
+    /// `/media/...`: services' audio and video previews behind signed URLs, through the same fetcher.
+    public let mediaProxy: MediaProxy
     /// The indexer `tessera serve` runs over the library folders (the index behind the `local` source).
     public let libraryIndexer: LibraryIndexer
     public let responseCache: any ResponseCacheStoring
@@ -117,6 +119,9 @@ public struct AppEnvironment: Sendable {
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
             files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger,
             metrics: metrics)
+        let media = MediaProxy(
+            signer: signer, fetcher: fetcher, maxBytes: configuration.previews.maxBytes,
+            cacheBytes: configuration.previews.memoryCacheBytes, logger: logger)
         let galleryEvents = postgres.map { PostgresGalleryEvents(database: $0, logger: logger) }
         let galleries =
             if let postgres {
@@ -134,6 +139,7 @@ public struct AppEnvironment: Sendable {
             galleryEvents: galleryEvents,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout, observer: sourceMetrics),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
+            mediaProxy: media,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
             logger: logger, metricsRegistry: registry, metricsFactory: metrics,

@@ -79,10 +79,10 @@ public struct WebAssets: Sendable {
         "svg": "image/svg+xml", "json": "application/json; charset=utf-8", "webmanifest": "application/manifest+json",
     ]
 
-    /// What the page may do: only this server's scripts, styles, images and API; no inline script, no
+    /// What the page may do: only this server's scripts, styles, images, previews and API; no inline script, no
     /// framing, no plugins. Text from the sources can never become code.
     static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self'; "
         + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
     /// A strong tag from the content: the first 12 bytes of its SHA-256, in hex.

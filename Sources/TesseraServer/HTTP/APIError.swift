@@ -92,6 +92,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as SourceError: APIError(error)
         case let error as GalleryError: APIError(error)
         case let error as ImageProxyError: APIError(error)
+        case let error as MediaProxyError: APIError(error)
         case let error as FairUseError: APIError(error)
         default:
             APIError(

@@ -100,6 +100,17 @@ struct FastJSON {
             raw(#","license":"#)
             link(name: license.name, url: license.url)
         }
+        if let listing = item.listing {
+            raw(#","listing":"#)
+            self.listing(listing)
+        }
+        if let media = item.mediaPreview {
+            raw(#","mediaPreview":{"kind":"#)
+            string(media.kind.rawValue)
+            raw(#","url":"#)
+            string(media.url)
+            raw("}")
+        }
         raw(#","metadata":"#)
         array(item.metadata) { json, entry in
             json.raw(#"{"label":"#)
@@ -145,6 +156,47 @@ struct FastJSON {
         raw(#","title":"#)
         string(item.title)
         raw("}")
+    }
+
+    /// A store listing; `JSONEncoder` leaves absent optionals out, so the first key present opens it.
+    private mutating func listing(_ listing: StoreListing) {
+        var first = true
+        func key(_ json: inout FastJSON, _ name: StaticString) {
+            json.raw(first ? "{" : ",")
+            first = false
+            json.raw("\"")
+            json.raw(name)
+            json.raw("\":")
+        }
+        if let description = listing.description {
+            key(&self, "description")
+            string(description)
+        }
+        if let price = listing.price {
+            key(&self, "price")
+            string(price)
+        }
+        if let rating = listing.rating {
+            key(&self, "rating")
+            double(rating)
+        }
+        if let count = listing.ratingCount {
+            key(&self, "ratingCount")
+            int(count)
+        }
+        if let screenshots = listing.screenshots {
+            key(&self, "screenshots")
+            array(screenshots) { $0.image($1) }
+        }
+        raw(first ? "{}" : "}")
+    }
+
+    /// As `JSONEncoder` writes a finite `Double`: its `description` without a trailing `.0`.
+    mutating func double(_ value: Double) {
+        guard value.isFinite else { return raw("null") }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     private mutating func image(_ image: ImageRef) {

@@ -66,5 +66,44 @@ export function licenseSentence(license) {
             'or used to suggest endorsement.';
     }
     if (/all rights reserved/i.test(name)) return 'All rights reserved: ask the creator before reusing it.';
+    if (isStoreTerms(name, url)) {
+        return 'Shown to promote it in the store: its artwork and preview are not for reuse; the store sells it.';
+    }
     return `Under “${name || url}”: read its terms before reusing it.`;
+}
+
+/**
+ * Whether the item's licence lets a person reuse it, and so whether Download and "Copy attribution" are
+ * offered: Creative Commons licences, CC0, the Public Domain Mark (and Flickr's public-domain kin) and the
+ * Pixabay licence do; all rights reserved, a store's terms (iTunes artwork and previews) and anything
+ * unknown do not (except the person's own photos). The one place this rule lives: when items carry
+ * normalised licence facts, it reads those.
+ */
+export function reuseAllowed(item) {
+    const name = item?.license?.name ?? '';
+    const url = item?.license?.url ?? '';
+    // No licence stated: the person's own (their library, an upload) is theirs to use; anything else is not.
+    if (!name && !url) return ['local', 'upload'].includes(item?.source);
+    if (/all rights reserved/i.test(name) || isStoreTerms(name, url)) return false;
+    if (/creativecommons\.org\/(licenses\/by|publicdomain\/(zero|mark))/.test(url)) return true;
+    if (/\bCC[ -]?(0|BY)\b/i.test(name) || /public domain|no known copyright restrictions/i.test(name)) return true;
+    if (/government work/i.test(name)) return true;
+    return /pixabay/i.test(name);
+}
+
+const STORES = { song: 'View in Apple Music', album: 'View in Apple Music', app: 'View in the App Store',
+    book: 'View in Apple Books', movie: 'View in Apple TV' };
+
+/**
+ * For an item whose licence forbids reuse but which a store sells (iTunes), the link to its store page in the
+ * store's words, instead of Download: `{ url, label }`, or null.
+ */
+export function storeLink(item) {
+    if (reuseAllowed(item) || item?.source !== 'itunes' || !isWebURL(item.pageURL)) return null;
+    return { url: item.pageURL, label: STORES[item.kind] ?? 'View in the iTunes Store' };
+}
+
+/** A store's terms (iTunes: Apple Media Services), under which artwork and previews only promote the store. */
+function isStoreTerms(name, url) {
+    return /apple\.com\/legal|courtesy of itunes/i.test(`${url} ${name}`);
 }

@@ -5,6 +5,7 @@ import * as api from './api.js';
 import { $, $$, h, toast, copyText } from './dom.js';
 import { attributionText, attributionHTML, isWebURL } from './attribution.js';
 import { renderInfo, clearInfo, metadataRows } from './detailinfo.js';
+import { renderKind, clearKind, stopPlayer } from './detailkind.js';
 import { Zoom } from './zoom.js';
 import { itemURL, nativeID } from './router.js';
 
@@ -205,6 +206,7 @@ export class Detail {
         for (const dialog of $$('dialog[open]')) dialog.close();
         this.element.hidden = true;
         document.body.classList.remove('detail-open');
+        stopPlayer();
         this.image.removeAttribute('src');
         const back = this.returnFocus;
         this.returnFocus = null;
@@ -213,6 +215,7 @@ export class Detail {
 
     clearInfo() {
         clearInfo();
+        clearKind();
         this.element.classList.remove('missing');
         $('#detail-missing').hidden = true;
         this.showNeighbours(null);
@@ -230,6 +233,7 @@ export class Detail {
         renderInfo(item, { catalog: this.catalog, tagURL: this.tagURL });
         this.showNeighbours(source === item ? item : null);
         $$('#detail-actions button, #action-menu button').forEach((button) => { button.disabled = false; });
+        renderKind(item);
         $('#detail-actions [data-action="original"]').hidden = !item.full || item.full.url === item.preview?.url;
         this.menu.querySelector('[data-action="source-page"]').hidden = !isWebURL(item.pageURL);
         this.image.alt = item.title;

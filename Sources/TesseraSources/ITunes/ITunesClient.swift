@@ -186,7 +186,54 @@ public struct ITunesClient: MediaSource {
             thumbnail: (sizes.first { $0.name == "artwork600" } ?? sizes.last)?.ref,
             preview: (sizes.first { $0.name == "artwork1200" } ?? sizes.last)?.ref,
             full: (sizes.first { $0.name == "artwork1200" } ?? sizes.last)?.ref,
-            sizes: sizes, metadata: metadata(record, kind: kind, title: title, isCollection: isCollection))
+            sizes: sizes, metadata: metadata(record, kind: kind, title: title, isCollection: isCollection),
+            mediaPreview: mediaPreview(record, kind: kind), listing: listing(record, isCollection: isCollection))
+    }
+
+    /// The price as the store shows it: a collection's own, else the track's.
+    static func price(_ record: ITunesWire.Record, isCollection: Bool) -> String? {
+        if isCollection { return money(record.collectionPrice, record.currency) ?? nonEmpty(record.formattedPrice) }
+        return nonEmpty(record.formattedPrice) ?? money(record.trackPrice ?? record.price, record.currency)
+    }
+
+    /// The 30-second clip: video for films and music videos, else audio, unless the file's extension says
+    /// otherwise. The server signs it for `/media` before it leaves (`Item.linkingImages`).
+    static func mediaPreview(_ record: ITunesWire.Record, kind: ItemKind) -> MediaPreview? {
+        guard let url = nonEmpty(record.previewUrl), url.lowercased().hasPrefix("http") else { return nil }
+        let fileExtension = URL(string: url)?.pathExtension.lowercased() ?? ""
+        let video =
+            switch fileExtension {
+            case "m4v", "mp4", "mov", "webm": true
+            case "m4a", "mp3", "aac", "wav", "oga", "ogg", "flac": false
+            default: kind == .movie || record.kind?.lowercased() == "music-video"
+            }
+        return MediaPreview(url: url, kind: video ? .video : .audio)
+    }
+
+    /// The listing's price, rating, description and screenshots (iPhone ones first, at most 10), or `nil`
+    /// when the record has none of them.
+    static func listing(_ record: ITunesWire.Record, isCollection: Bool) -> StoreListing? {
+        let descriptions = [record.longDescription, record.description, record.shortDescription]
+        let shots = ((record.screenshotUrls ?? []) + (record.ipadScreenshotUrls ?? [])).compactMap(nonEmpty)
+        var seen = Set<String>()
+        let screenshots = shots.filter { seen.insert($0).inserted }.prefix(10).map(screenshot)
+        let listing = StoreListing(
+            price: price(record, isCollection: isCollection),
+            rating: record.averageUserRating.flatMap { (0...5).contains($0) ? $0 : nil },
+            ratingCount: record.userRatingCount.flatMap { $0 >= 0 ? $0 : nil },
+            description: descriptions.lazy.compactMap { $0.map(PlainText.fromHTML) }.first { !$0.isEmpty },
+            screenshots: screenshots.isEmpty ? nil : Array(screenshots))
+        return listing.isEmpty ? nil : listing
+    }
+
+    /// A screenshot's size from its mzstatic box (`…/392x696bb.jpg`), which for screenshots is the real one.
+    static func screenshot(_ url: String) -> ImageRef {
+        let name = url.split(separator: "/").last ?? ""
+        let box = name.prefix { $0 != "b" && $0 != "." }.split(separator: "x")
+        guard box.count == 2, let width = Int(box[0]), let height = Int(box[1]), width > 0, height > 0 else {
+            return ImageRef(url: url)
+        }
+        return ImageRef(url: url, width: width, height: height)
     }
 
     /// The artwork renditions, smallest first. Pixel sizes are given only for square artwork (songs,
@@ -223,10 +270,8 @@ public struct ITunesClient: MediaSource {
     {
         let currency = record.currency
         var metadata: [MetadataEntry] = []
-        if isCollection {
-            metadata.add("Price", money(record.collectionPrice, currency) ?? nonEmpty(record.formattedPrice))
-        } else {
-            metadata.add("Price", nonEmpty(record.formattedPrice) ?? money(record.trackPrice ?? record.price, currency))
+        metadata.add("Price", price(record, isCollection: isCollection))
+        if !isCollection {
             if record.collectionPrice != record.trackPrice {
                 let label = kind == .song ? "Album price" : "Collection price"
                 metadata.add(label, money(record.collectionPrice, currency))
@@ -267,7 +312,6 @@ public struct ITunesClient: MediaSource {
             metadata.add("Summary", short)
         }
         metadata.add("Release notes", record.releaseNotes.map(PlainText.fromHTML))
-        metadata.add("Preview", record.previewUrl)
         metadata.add("File size", record.fileSizeBytes.flatMap { $0 > 0 ? Format.bytes($0) : nil })
         metadata.add("Version", record.version)
         metadata.add("Seller", record.sellerName)

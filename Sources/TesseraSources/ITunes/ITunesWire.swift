@@ -94,6 +94,8 @@ enum ITunesWire {
         let languageCodesISO2A: [String]?
         let advisories: [String]?
         let features: [String]?
+        let screenshotUrls: [String]?
+        let ipadScreenshotUrls: [String]?
         // Flags.
         let hasITunesExtras: Bool?
         let isStreamable: Bool?
@@ -164,6 +166,8 @@ enum ITunesWire {
             languageCodesISO2A = c.itunesStrings(Key("languageCodesISO2A"))
             advisories = c.itunesStrings(Key("advisories"))
             features = c.itunesStrings(Key("features"))
+            screenshotUrls = c.itunesStrings(Key("screenshotUrls"))
+            ipadScreenshotUrls = c.itunesStrings(Key("ipadScreenshotUrls"))
             hasITunesExtras = c.itunesBool(Key("hasITunesExtras"))
             isStreamable = c.itunesBool(Key("isStreamable"))
             isGameCenterEnabled = c.itunesBool(Key("isGameCenterEnabled"))
