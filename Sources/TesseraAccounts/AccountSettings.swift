@@ -3,7 +3,7 @@ import Foundation
 /// The accounts' settings (`TESSERA_BCRYPT_COST`, `TESSERA_SESSION_IDLE`, `TESSERA_SESSION_MAX`,
 /// `TESSERA_LOGIN_LOCKOUT`); the defaults and why are in docs/accounts.md.
 public struct AccountSettings: Sendable, Hashable {
-    /// bcrypt's cost: 2^cost rounds. 11 took about 0.13 s per hash on the 2-core build machine (docs/accounts.md).
+    /// bcrypt's cost: 2^cost rounds; why 11: the measurements in docs/accounts.md.
     public var bcryptCost = 11
     /// A session nobody used for this long has ended.
     public var sessionIdle: Duration = .seconds(14 * 86_400)

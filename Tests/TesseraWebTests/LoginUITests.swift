@@ -70,7 +70,7 @@ struct LoginUITests {
         }
     }
 
-    @Test func signingOutEverywhereEndsTheOtherBrowsersSession() async throws {
+    @Test func signingOutEverywhereFromTheMenuEndsTheSession() async throws {
         try await WebApp.run(setting: Self.settings, users: Self.users) { app in
             try await withBrowser(width: 1280, height: 800, mobile: false) { browser in
                 try await browser.go(to: app.url("/"))
