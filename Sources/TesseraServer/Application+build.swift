@@ -18,7 +18,7 @@ public func buildApplication(
     let access: ImageHitAccess =
         switch environment.configuration.auth {
         case .none: .open
-        case .token: environment.configuration.token.map { .token(AccessToken(token: $0)) } ?? .open
+        case .token: .token(environment.configuration.accessToken)
         case .accounts: .router
         }
     let hitHead = ImageHitHead(date: HTTPDate(), serverName: serverName)
@@ -67,9 +67,7 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     case .none:
         break
     case .token:
-        if let token = environment.configuration.token {
-            router.add(middleware: TokenMiddleware(token: AccessToken(token: token), crossSite: crossSite))
-        }
+        router.add(middleware: TokenMiddleware(token: environment.configuration.accessToken, crossSite: crossSite))
     case .accounts:
         router.add(
             middleware: AccountMiddleware(
@@ -155,5 +153,13 @@ struct LibraryIndexService: Service {
         try? await gracefulShutdown()
         indexing.cancel()
         _ = await indexing.value
+    }
+}
+
+extension AppConfiguration {
+    /// The token of `TESSERA_AUTH=token`. Without `TESSERA_TOKEN` (which `validateForServing` refuses, but an app
+    /// built another way might not have checked) a random one nobody knows: the server stays closed, not open.
+    var accessToken: AccessToken {
+        AccessToken(token: token ?? UUID().uuidString + UUID().uuidString)
     }
 }

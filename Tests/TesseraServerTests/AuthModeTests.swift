@@ -55,6 +55,11 @@ struct AuthModeTests {
             #expect(login.status == .seeOther && login.headers[.location] == "/")
             #expect(try await client.execute(uri: "/api/galleries", method: .get).status == .ok, "open, as before")
         }
+        // Token mode without a token never starts from `tessera serve`; built anyway, it stays closed.
+        try await withTessera([], extraEnvironment: ["TESSERA_AUTH": "token"]) { client, _ in
+            let response = try await client.execute(uri: "/api/galleries", method: .get)
+            #expect(response.status == .unauthorized)
+        }
         try await withTessera([], extraEnvironment: ["TESSERA_TOKEN": "t"]) { client, _ in
             #expect(try await client.execute(uri: "/api/me", method: .get).status == .unauthorized)
             let me = try await client.execute(uri: "/api/me", method: .get, headers: [.authorization: "Bearer t"])

@@ -216,6 +216,11 @@ public final class AccountStore: AccountStoring {
                             lastFailureAt = excluded.lastFailureAt, lockedUntil = excluded.lockedUntil
                         """, arguments: [key, count, now, lockedUntil])
             }
+            // Keys nobody failed under for a day and that are not locked: forgotten, so guessed names do not pile up.
+            let forgotten = now - policy.forgetAfter.seconds
+            try db.execute(
+                sql: "DELETE FROM loginFailure WHERE lastFailureAt < ? AND coalesce(lockedUntil, 0) < ?",
+                arguments: [forgotten, now])
         }
     }
 

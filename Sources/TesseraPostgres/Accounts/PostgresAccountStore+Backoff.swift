@@ -13,25 +13,31 @@ extension PostgresAccountStore {
         try await database.withTransaction { connection in
             for key in keys {
                 var count = 0
-                var locked: Double?
-                for try await (value, until) in try await connection.query(
+                for try await value in try await connection.query(
                     """
                     INSERT INTO login_failure (key, count, last_failure_at) VALUES (\(key), 1, \(now))
                     ON CONFLICT (key) DO UPDATE SET
                         count = CASE WHEN \(now) - login_failure.last_failure_at < \(forget)
                             THEN login_failure.count + 1 ELSE 1 END,
                         last_failure_at = excluded.last_failure_at
-                    RETURNING count, locked_until
+                    RETURNING count
                     """, logger: .quiet
-                ).decode((Int, Double?).self) {
-                    (count, locked) = (value, until)
+                ).decode(Int.self) {
+                    count = value
                 }
                 if let lock = policy.lock(afterFailures: count) {
-                    locked = now + lock.seconds
+                    let locked = now + lock.seconds
                     try await connection.query(
                         "UPDATE login_failure SET locked_until = \(locked) WHERE key = \(key)", logger: .quiet)
                 }
             }
+            // Keys nobody failed under for a day and that are not locked: forgotten, so guessed names do not pile up.
+            let forgotten = now - forget
+            try await connection.query(
+                """
+                DELETE FROM login_failure
+                WHERE last_failure_at < \(forgotten) AND coalesce(locked_until, 0) < \(now)
+                """, logger: .quiet)
             return ()
         }
     }
