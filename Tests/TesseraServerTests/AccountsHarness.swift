@@ -13,11 +13,13 @@ import Testing
 /// the cost is a setting, and the tests are about the rules, not the hash's time.
 func withAccounts(
     users: [(name: String, password: String, admin: Bool)] = [("ada", "correct horse", true)],
-    extraEnvironment: [String: String] = [:], clock: TestClock? = nil, logger: Logger? = nil,
+    extraEnvironment: [String: String] = [:], clock: TestClock? = nil, logger: Logger? = nil, dataFolder: URL? = nil,
     _ body: @Sendable (any TestClientProtocol, AppEnvironment) async throws -> Void
 ) async throws {
-    let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-accounts-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: data) }
+    let data =
+        dataFolder
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("tessera-accounts-\(UUID().uuidString)")
+    defer { if dataFolder == nil { try? FileManager.default.removeItem(at: data) } }
     var environment = [
         "TESSERA_DATA": data.path, "TESSERA_PORT": "0", "TESSERA_SAMPLES": "none", "TESSERA_AUTH": "accounts",
         "TESSERA_BCRYPT_COST": "4",
