@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // bcrypt for account passwords (HummingbirdBcrypt only: a small C target, no other dependency).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -122,6 +124,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Accounts for TESSERA_AUTH=accounts: users (bcrypt), sessions, personal access tokens, login back-off;
+        // the stores' contract and its SQLite engine (the PostgreSQL one is in TesseraPostgres).
+        .target(
+            name: "TesseraAccounts",
+            dependencies: [
+                "TesseraCore",
+                "TesseraStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // PostgreSQL through postgres-nio: the shared stores for several servers behind one database.
         // Only the server links it; the lower modules keep their SQLite engine and know nothing of it.
         .target(
@@ -132,6 +147,7 @@ let package = Package(
                 "TesseraImageProxy",
                 "TesseraGalleries",
                 "TesseraLibrary",
+                "TesseraAccounts",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -160,6 +176,7 @@ let package = Package(
                 "TesseraLibrary",
                 "TesseraGalleries",
                 "TesseraPostgres",
+                "TesseraAccounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -203,6 +220,7 @@ let package = Package(
                 "TesseraClient",
                 "TesseraCore",
                 "TesseraServer",
+                "TesseraAccounts",
                 "TesseraLibrary",
                 "TesseraGalleries",
                 "TesseraImageProcessing",
@@ -237,7 +255,9 @@ let package = Package(
                 "TesseraImageProcessing",
                 "TesseraLibrary",
                 "TesseraTestSupport",
+                "TesseraAccounts",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -286,7 +306,7 @@ let package = Package(
             name: "TesseraPostgresTests",
             dependencies: [
                 "TesseraPostgres", "TesseraStorage", "TesseraImageProxy", "TesseraGalleries", "TesseraCore",
-                "TesseraLibrary", "TesseraImageProcessing", "TesseraTestSupport",
+                "TesseraLibrary", "TesseraImageProcessing", "TesseraTestSupport", "TesseraAccounts",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -299,6 +319,7 @@ let package = Package(
                 "TesseraStorage",
                 "TesseraPostgres",
                 "TesseraLibrary",
+                "TesseraAccounts",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

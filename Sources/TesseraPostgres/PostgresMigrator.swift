@@ -129,6 +129,46 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX library_photo_search ON library_photo USING gin (search)",
             ]),
+        // TESSERA_AUTH=accounts (PostgresAccountStore; docs/accounts.md): secrets only as SHA-256 or bcrypt.
+        // `login_failure` is the sign-in back-off every server shares.
+        Migration(
+            version: 6, name: "accounts",
+            sql: [
+                """
+                CREATE TABLE account (
+                    id text PRIMARY KEY,
+                    name text NOT NULL UNIQUE,
+                    password_hash text NOT NULL,
+                    is_admin boolean NOT NULL,
+                    created_at double precision NOT NULL)
+                """,
+                """
+                CREATE TABLE account_session (
+                    hash text PRIMARY KEY,
+                    account_id text NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    created_at double precision NOT NULL,
+                    last_seen_at double precision NOT NULL)
+                """,
+                "CREATE INDEX account_session_account ON account_session (account_id)",
+                """
+                CREATE TABLE access_token (
+                    id text PRIMARY KEY,
+                    account_id text NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    name text NOT NULL,
+                    scope text NOT NULL,
+                    secret_hash text NOT NULL UNIQUE,
+                    created_at double precision NOT NULL,
+                    last_used_at double precision)
+                """,
+                "CREATE INDEX access_token_account ON access_token (account_id)",
+                """
+                CREATE TABLE login_failure (
+                    key text PRIMARY KEY,
+                    count integer NOT NULL,
+                    last_failure_at double precision NOT NULL,
+                    locked_until double precision)
+                """,
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

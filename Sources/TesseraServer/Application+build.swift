@@ -15,7 +15,12 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let router = buildRouter(environment)
     let serverName = "Tessera"
-    let token = environment.configuration.token.map(AccessToken.init)
+    let access: ImageHitAccess =
+        switch environment.configuration.auth {
+        case .none: .open
+        case .token: .token(environment.configuration.accessToken)
+        case .accounts: .router
+        }
     let hitHead = ImageHitHead(date: HTTPDate(), serverName: serverName)
     let proxy = environment.imageProxy
     let settings = environment.configuration.connections
@@ -32,7 +37,7 @@ public func buildApplication(
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 responder: responder, timeouts: settings.timeouts, cap: cap,
-                afterDecoder: { [ImageHitHandler(proxy: proxy, token: token, head: hitHead, metrics: httpMetrics)] })
+                afterDecoder: { [ImageHitHandler(proxy: proxy, access: access, head: hitHead, metrics: httpMetrics)] })
         },
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
@@ -56,11 +61,19 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     router.add(middleware: HTTPMetricsMiddleware(metrics: environment.httpMetrics))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: APIErrorMiddleware(logger: environment.logger))
-    if let token = environment.configuration.token {
-        router.add(middleware: TokenMiddleware(token: AccessToken(token: token)))
-    }
-    // After the token: a client without it is refused before it spends anyone's budget.
     let fairUse = environment.configuration.fairUse
+    let crossSite = CrossSite(publicURL: environment.configuration.publicURL)
+    switch environment.configuration.auth {
+    case .none:
+        break
+    case .token:
+        router.add(middleware: TokenMiddleware(token: environment.configuration.accessToken, crossSite: crossSite))
+    case .accounts:
+        router.add(
+            middleware: AccountMiddleware(
+                accounts: environment.accounts, crossSite: crossSite, trustedProxies: fairUse.trustedProxies))
+    }
+    // After the token or account: a client without one is refused before it spends anyone's budget.
     router.add(
         middleware: FairUseMiddleware(
             fairUse: FairUse(rates: fairUse.rates), streams: StreamCount(limit: fairUse.maxStreamsPerClient),
@@ -84,7 +97,11 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     GalleriesController(
         galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events
     ).addRoutes(to: router)
-    WebController(assets: environment.webAssets).addRoutes(to: router)
+    AccountsController(
+        accounts: environment.accounts, mode: environment.configuration.auth,
+        cookie: SessionCookie(configuration: environment.configuration), trustedProxies: fairUse.trustedProxies
+    ).addRoutes(to: router)
+    WebController(assets: environment.webAssets, auth: environment.configuration.auth).addRoutes(to: router)
     // Last, so it wraps only the not-found answer: a known path with another method is 405 with Allow.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
     return router
@@ -137,5 +154,13 @@ struct LibraryIndexService: Service {
         try? await gracefulShutdown()
         indexing.cancel()
         _ = await indexing.value
+    }
+}
+
+extension AppConfiguration {
+    /// The token of `TESSERA_AUTH=token`. Without `TESSERA_TOKEN` (which `validateForServing` refuses, but an app
+    /// built another way might not have checked) a random one nobody knows: the server stays closed, not open.
+    var accessToken: AccessToken {
+        AccessToken(token: token ?? UUID().uuidString + UUID().uuidString)
     }
 }

@@ -157,6 +157,39 @@ public final class AppDatabase: Sendable {
                 table.uniqueKey(["galleryId", "position"])
             }
         }
+        // TESSERA_AUTH=accounts (TesseraAccounts.AccountStore; docs/accounts.md). Secrets are stored only as
+        // SHA-256 (sessions, tokens) or bcrypt (passwords).
+        migrator.registerMigration("v4-accounts") { db in
+            try db.create(table: "account") { table in
+                table.primaryKey("id", .text)
+                table.column("name", .text).notNull().unique()
+                table.column("passwordHash", .text).notNull()
+                table.column("isAdmin", .boolean).notNull()
+                table.column("createdAt", .double).notNull()
+            }
+            try db.create(table: "accountSession") { table in
+                table.primaryKey("hash", .text)
+                table.column("accountId", .text).notNull().indexed().references("account", onDelete: .cascade)
+                table.column("createdAt", .double).notNull()
+                table.column("lastSeenAt", .double).notNull()
+            }
+            try db.create(table: "accessToken") { table in
+                table.primaryKey("id", .text)
+                table.column("accountId", .text).notNull().indexed().references("account", onDelete: .cascade)
+                table.column("name", .text).notNull()
+                table.column("scope", .text).notNull()
+                table.column("secretHash", .text).notNull().unique()
+                table.column("createdAt", .double).notNull()
+                table.column("lastUsedAt", .double)
+            }
+            // Failed sign-ins per key (`name:…`, `address:…`): the back-off every server on the file shares.
+            try db.create(table: "loginFailure") { table in
+                table.primaryKey("key", .text)
+                table.column("count", .integer).notNull()
+                table.column("lastFailureAt", .double).notNull()
+                table.column("lockedUntil", .double)
+            }
+        }
         return migrator
     }
 }

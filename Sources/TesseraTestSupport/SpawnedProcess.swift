@@ -17,16 +17,16 @@ public final class SpawnedProcess: Sendable {
     private let status = Mutex<Int32?>(nil)
 
     /// Starts `executable` with `arguments` and exactly `environment`; standard output and error go to the
-    /// files at those paths (made or emptied), standard input is /dev/null. Every other descriptor is closed
-    /// in the child, so it holds none of this process's sockets or files.
+    /// files at those paths (made or emptied), standard input is the file `standardInput` (/dev/null when nil).
+    /// Every other descriptor is closed in the child, so it holds none of this process's sockets or files.
     public init(
         executable: URL, arguments: [String], environment: [String: String], standardOutput: URL,
-        standardError: URL, onExit: @escaping @Sendable () -> Void = {}
+        standardError: URL, standardInput: URL? = nil, onExit: @escaping @Sendable () -> Void = {}
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput?.path ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, standardOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, standardError.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         Self.closeFrom3(&actions)

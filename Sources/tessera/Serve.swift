@@ -9,7 +9,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Address to bind. Default 127.0.0.1; env TESSERA_HOST. Anything but loopback needs TESSERA_TOKEN.",
+            "Address to bind. Default 127.0.0.1; env TESSERA_HOST. Anything but loopback needs --auth token or accounts.",
             valueName: "address"))
     var host: String?
 
@@ -31,6 +31,12 @@ struct Serve: AsyncParsableCommand {
                 + " env TESSERA_DATABASE_URL. Default: SQLite in the data folder.", valueName: "url"))
     var databaseURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Who may use it: none (loopback only), token (TESSERA_TOKEN) or accounts (tessera user add)."
+                + " Default: token when TESSERA_TOKEN is set, else none; env TESSERA_AUTH.", valueName: "mode"))
+    var auth: String?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -39,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         do throws(ConfigurationError) {
             if let port { configuration.port = try AppConfiguration.parsePort(port) }
             if let databaseURL { configuration.databaseURL = try AppConfiguration.parseDatabaseURL(databaseURL) }
+            if let auth { configuration.authSetting = try AuthMode.parse(auth) }
             try configuration.validateForServing()
         } catch {
             throw Exit.badInput(error.description)
@@ -52,6 +59,7 @@ struct Serve: AsyncParsableCommand {
             throw Exit.failure("Tessera could not start: \(error)")
         }
         let host = configuration.host
+        logger.info("access", metadata: ["auth": "\(configuration.auth.rawValue)"])
         let app = buildApplication(environment) { port in
             Terminal.out("Tessera is running on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
         }

@@ -7,6 +7,7 @@ struct Tessera: AsyncParsableCommand {
         commandName: "tessera",
         abstract: "Search free media services and your own photo folders; collect what you find.",
         subcommands: [
-            Serve.self, Search.self, Library.self, GalleryCommand.self, BackupCommand.self, RestoreCommand.self,
+            Serve.self, Search.self, Library.self, GalleryCommand.self, UserCommand.self, BackupCommand.self,
+            RestoreCommand.self,
         ])
 }

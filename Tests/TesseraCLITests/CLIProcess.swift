@@ -17,10 +17,13 @@ struct CLIProcess {
 
     typealias Result = SpawnedProcess.Finished
 
-    /// Runs `tessera arguments...` to completion with `environment` (plus PATH and HOME).
-    static func run(_ arguments: [String], environment: [String: String]) async throws -> Result {
+    /// Runs `tessera arguments...` to completion with `environment` (plus PATH and HOME), `input` on its
+    /// standard input (none: /dev/null).
+    static func run(_ arguments: [String], environment: [String: String], input: String? = nil) async throws
+        -> Result
+    {
         let exited = AsyncStream.makeStream(of: Void.self)
-        let child = try Child(arguments, environment: environment) { exited.continuation.finish() }
+        let child = try Child(arguments, environment: environment, input: input) { exited.continuation.finish() }
         for await _ in exited.stream {}
         defer { child.removeFiles() }
         return Result(status: child.process.terminationStatus, stdout: child.stdout, stderr: child.stderr)
@@ -40,15 +43,21 @@ final class Child: Sendable {
     let process: SpawnedProcess
     private let outURL: URL
     private let errURL: URL
+    private let inURL: URL?
 
-    init(_ arguments: [String], environment: [String: String], onExit: @escaping @Sendable () -> Void = {}) throws {
+    init(
+        _ arguments: [String], environment: [String: String], input: String? = nil,
+        onExit: @escaping @Sendable () -> Void = {}
+    ) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-\(UUID().uuidString)")
         outURL = base.appendingPathExtension("out")
         errURL = base.appendingPathExtension("err")
+        inURL = input.map { _ in base.appendingPathExtension("in") }
+        if let input, let inURL { try Data(input.utf8).write(to: inURL) }
         process = try SpawnedProcess(
             executable: CLIProcess.executable, arguments: arguments,
             environment: CLIProcess.baseEnvironment.merging(environment) { _, new in new }, standardOutput: outURL,
-            standardError: errURL, onExit: onExit)
+            standardError: errURL, standardInput: inURL, onExit: onExit)
     }
 
     var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
@@ -57,6 +66,7 @@ final class Child: Sendable {
     func removeFiles() {
         try? FileManager.default.removeItem(at: outURL)
         try? FileManager.default.removeItem(at: errURL)
+        if let inURL { try? FileManager.default.removeItem(at: inURL) }
     }
 }
 

@@ -6,6 +6,9 @@ import Testing
 struct ServeCommandTests {
     @Test(arguments: [
         (["serve", "--host", "0.0.0.0", "--port", "0"], "TESSERA_TOKEN"),
+        (["serve", "--host", "0.0.0.0", "--port", "0", "--auth", "none"], "TESSERA_AUTH=none"),
+        (["serve", "--port", "0", "--auth", "open"], "TESSERA_AUTH must be none, token or accounts"),
+        (["serve", "--port", "0", "--auth", "token"], "needs TESSERA_TOKEN"),
         (["serve", "--port", "eighty"], "port"),
         (["serve", "--source-timeout", "soon"], "source timeout"),
     ])

@@ -72,6 +72,14 @@ struct OpenAPIDocumentTests {
         "POST /api/galleries/{}/items/{}/move": [200, 400, 404, 409, 412, 413, 503],
         "GET /api/galleries/{}/events": [200, 400, 404, 429, 503],
         "GET /api/galleries/{}/export": [200, 404, 429, 503],
+        "GET /login": [200, 303],
+        "POST /api/session": [200, 400, 401, 404, 429, 503],
+        "DELETE /api/session": [204, 404, 503],
+        "DELETE /api/sessions": [204, 404, 503],
+        "GET /api/me": [200],
+        "GET /api/tokens": [200, 404, 503],
+        "POST /api/tokens": [201, 400, 403, 404, 503],
+        "DELETE /api/tokens/{}": [204, 403, 404, 503],
     ]
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

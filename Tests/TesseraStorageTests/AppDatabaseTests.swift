@@ -7,7 +7,7 @@ import Testing
 @Suite("App database: migrations and reopening")
 struct AppDatabaseTests {
     /// The migrations that have shipped, in order. New ones go after these; these never change.
-    private static let shipped = ["v1-response-cache", "v2-library", "v3-galleries"]
+    private static let shipped = ["v1-response-cache", "v2-library", "v3-galleries", "v4-accounts"]
 
     private func withFolder(_ body: (URL) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-db-\(UUID().uuidString)")
@@ -22,7 +22,11 @@ struct AppDatabaseTests {
             #expect(applied == AppDatabase.migrator.migrations)
             #expect(Array(applied.prefix(Self.shipped.count)) == Self.shipped)
             #expect(try AppDatabase.migrator.hasCompletedMigrations(db))
-            for table in ["responseCache", "libraryPhoto", "libraryPhotoSearch", "gallery", "galleryItem"] {
+            for table in [
+                "responseCache", "libraryPhoto", "libraryPhotoSearch", "gallery", "galleryItem", "account",
+                "accountSession",
+                "accessToken", "loginFailure",
+            ] {
                 #expect(try db.tableExists(table), "\(table)")
             }
         }

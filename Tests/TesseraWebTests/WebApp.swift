@@ -19,9 +19,11 @@ struct WebApp: Sendable {
     /// Runs the app for `body`. `configure` sets up the stand-ins first (delays, failures, corpora);
     /// `without` drops variables from the environment (a key, to see its source disabled); `setting` adds or
     /// replaces some (a service's address, to see it unreachable).
+    ///
+    /// `users` are added (name, password) as `tessera user add` would, for `TESSERA_AUTH=accounts` in `setting`.
     static func run(
         configure: (StandInSet) -> Void = { _ in }, without: Set<String> = [], setting: [String: String] = [:],
-        _ body: @Sendable (WebApp) async throws -> Void
+        users: [(name: String, password: String)] = [], _ body: @Sendable (WebApp) async throws -> Void
     ) async throws {
         let standIns = StandInSet()
         configure(standIns)
@@ -35,8 +37,9 @@ struct WebApp: Sendable {
         environment["TESSERA_SAMPLES"] = "none"
         var logger = Logger(label: "tessera-web-test")
         logger.logLevel = .critical
-        let app = buildApplication(
-            try await AppEnvironment.live(try AppConfiguration(environment: environment), logger: logger))
+        let live = try await AppEnvironment.live(try AppConfiguration(environment: environment), logger: logger)
+        for user in users { _ = try await live.accounts.add(name: user.name, password: user.password, admin: false) }
+        let app = buildApplication(live)
         do {
             try await app.test(.live) { client in
                 let port = try #require(client.port)

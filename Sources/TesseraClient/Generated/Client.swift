@@ -8,8 +8,14 @@ import HTTPTypes
 /// JSON over HTTP, UTF-8. Every error has the shape {"error": {"code", "message"}} with a fitting 4xx/5xx status.
 /// Image URLs in items always point at this server's signed image proxy (/img/...), and media previews at its
 /// signed media route (/media/...), never at a source.
-/// When TESSERA_TOKEN is set, every route but /api/health (and /metrics asked from the server's own machine)
-/// needs `Authorization: Bearer <token>` or the cookie set by /login?token=<token>.
+/// Who may call it depends on TESSERA_AUTH (docs/accounts.md). `none` (loopback only): anyone. `token` (also
+/// when TESSERA_TOKEN is set and TESSERA_AUTH is not): every route but /api/health (and /metrics asked from the
+/// server's own machine) needs `Authorization: Bearer <TESSERA_TOKEN>` or the cookie set by
+/// /login?token=<token>. `accounts`: a session cookie from POST /api/session or a personal access token
+/// (`Authorization: Bearer tsr_…`, from POST /api/tokens); without one, 401 `sign_in_required` (a page: a
+/// redirect to /login); a `read` token's change is 403 `read_only_token`. In both cookie modes a change
+/// (POST, PUT, PATCH, DELETE) sent with the cookie must come from the app (`Sec-Fetch-Site: same-origin`, an
+/// `Origin` of this server, or the header `X-Tessera-Client`), else 403 `cross_site`.
 ///
 /// ## API contract
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TesseraAccounts
 import TesseraCore
 import TesseraPostgres
 import TesseraSources
@@ -27,8 +28,18 @@ public struct AppConfiguration: Sendable {
     public var budgets = SourceBudgetSettings()
     /// `TESSERA_SECRET`: signs image URLs; a random one is kept in the data folder when unset.
     public var secret: String?
-    /// `TESSERA_TOKEN`: required to bind to anything but loopback; the CLI sends it to `remoteServer`.
+    /// `TESSERA_TOKEN`: the shared secret of `token` mode; the CLI sends it to `remoteServer` (in accounts mode,
+    /// a personal access token).
     public var token: String?
+    /// `TESSERA_AUTH`: nil when unset, which means `token` with a token and `none` without (see `auth`).
+    public var authSetting: AuthMode?
+    /// Who may use the server: `TESSERA_AUTH`, else `token` when `TESSERA_TOKEN` is set (deployments from before
+    /// the setting keep working), else `none`.
+    public var auth: AuthMode { authSetting ?? (token == nil ? .none : .token) }
+    /// `TESSERA_PUBLIC_URL`: the address people open (`https://photos.example.org`) when a proxy stands in
+    /// front: cookies are `Secure` when it is https, and state-changing requests must come from its origin.
+    public var publicURL: URL?
+    public var accounts = AccountSettings()
     /// `TESSERA_SERVER`: a running Tessera that `tessera search`, `library search` and `gallery` talk to
     /// (through TesseraClient) instead of opening the data folder; nil works locally.
     public var remoteServer: URL?
@@ -67,6 +78,13 @@ public struct AppConfiguration: Sendable {
         }
         secret = environment["TESSERA_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         token = environment["TESSERA_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let auth = environment["TESSERA_AUTH"], !auth.trimmingCharacters(in: .whitespaces).isEmpty {
+            authSetting = try AuthMode.parse(auth)
+        }
+        if let text = environment["TESSERA_PUBLIC_URL"], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            publicURL = try Self.parsePublicURL(text)
+        }
+        accounts = try AccountSettings(environment: environment)
         if let server = environment["TESSERA_SERVER"], !server.isEmpty {
             remoteServer = try Self.parseServerURL(server)
         }
@@ -166,12 +184,30 @@ public struct AppConfiguration: Sendable {
         return url
     }
 
-    /// Refuses settings that would expose the server unasked.
-    public func validateForServing() throws(ConfigurationError) {
-        if !Self.isLoopback(host) && token == nil {
+    /// `TESSERA_PUBLIC_URL`: an http(s) origin, perhaps with a path prefix the proxy adds.
+    public static func parsePublicURL(_ text: String) throws(ConfigurationError) -> URL {
+        guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
+            let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false
+        else {
             throw .invalid(
-                "Binding to \(host) makes Tessera reachable from the network; set TESSERA_TOKEN to a secret first"
-                    + " (or use --host 127.0.0.1).")
+                "TESSERA_PUBLIC_URL must be the http(s) address people open, such as https://photos.example.org (got \"\(text)\")."
+            )
+        }
+        return url
+    }
+
+    /// Refuses settings that would expose the server unasked, or a mode that is missing what it needs.
+    public func validateForServing() throws(ConfigurationError) {
+        switch auth {
+        case .none where !Self.isLoopback(host):
+            throw .invalid(
+                "Binding to \(host) makes Tessera reachable from the network, and TESSERA_AUTH=none would let anyone"
+                    + " who reaches it see and change everything: set TESSERA_AUTH=accounts (and add users with"
+                    + " tessera user add) or TESSERA_TOKEN to a secret first (or use --host 127.0.0.1).")
+        case .token where token == nil:
+            throw .invalid("TESSERA_AUTH=token needs TESSERA_TOKEN set to a secret.")
+        default:
+            break
         }
     }
 

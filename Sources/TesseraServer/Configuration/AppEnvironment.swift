@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import Prometheus
+import TesseraAccounts
 import TesseraCore
 import TesseraFetcher
 import TesseraGalleries
@@ -37,6 +38,9 @@ public struct AppEnvironment: Sendable {
     public let webAssets: WebAssets
     /// Galleries, their image copies and live events: the one door to everything about galleries.
     public let galleries: GalleryService
+    /// Users, sessions and personal access tokens (used by the server in `TESSERA_AUTH=accounts`, and by
+    /// `tessera user` whatever the mode).
+    public let accounts: AccountService
     public let logger: Logger
     /// This app's own metrics, which `/metrics` shows. Never the process-wide `MetricsSystem`: every part
     /// gets `metricsFactory`, so apps in one process (the tests) keep their figures apart.
@@ -134,6 +138,8 @@ public struct AppEnvironment: Sendable {
                     database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
                     linker: signer, logger: logger, metrics: metrics)
             }
+        let accountStore: any AccountStoring =
+            postgres.map { PostgresAccountStore(database: $0) } ?? AccountStore(database: database)
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: database, postgres: postgres,
             galleryEvents: galleryEvents,
@@ -142,7 +148,8 @@ public struct AppEnvironment: Sendable {
             mediaProxy: media,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
-            logger: logger, metricsRegistry: registry, metricsFactory: metrics,
+            accounts: AccountService(store: accountStore, settings: configuration.accounts, now: now), logger: logger,
+            metricsRegistry: registry, metricsFactory: metrics,
             httpMetrics: HTTPMetrics(factory: metrics, imageRoute: ImagesController<TesseraRequestContext>.path))
     }
 

@@ -25,6 +25,8 @@ public struct WebAssets: Sendable {
 
     /// The app shell, answered for every page address.
     static let shell = "index.html"
+    /// The sign-in page of `TESSERA_AUTH=accounts`, served at `/login`.
+    static let login = "login.html"
 
     /// A hash of every file's path and bytes (16 hex digits): the version in the addresses the shell names.
     public let version: String
@@ -66,7 +68,7 @@ public struct WebAssets: Sendable {
         let version = Self.version(of: contents)
         var files: [String: Asset] = [:]
         for (path, data) in contents {
-            let body = path == Self.shell ? Self.shell(data, naming: version) : data
+            let body = [Self.shell, Self.login].contains(path) ? Self.shell(data, naming: version) : data
             files[path] = Asset(
                 body: ByteBuffer(bytes: body), contentType: types[path, default: ""], etag: Self.etag(body))
         }

@@ -9,10 +9,18 @@ import Hummingbird
 /// (`WebAssets.version`), so they are cached for good and a changed file comes under a new address. The shell
 /// itself is revalidated on every load. `/app/{file}` without the version still answers, revalidated too, for
 /// pages and links from before the version was in the address (docs/web.md).
+///
+/// `/login` is the sign-in page with `TESSERA_AUTH=accounts`; in the other modes there is nobody to sign in as
+/// and it sends the browser home (with a token, `TokenMiddleware` answers `/login?token=` before the router).
 struct WebController<Context: RequestContext> {
     let assets: WebAssets
+    let auth: AuthMode
 
     func addRoutes(to router: Router<Context>) {
+        router.get("/login") { request, _ in
+            guard auth == .accounts else { return Response(status: .seeOther, headers: [.location: "/"]) }
+            return try assets.response(for: WebAssets.login, caching: .revalidate, request)
+        }
         for path in ["/", "/search", "/item/{source}/{id}", "/galleries", "/galleries/{id}"] {
             router.get(RouterPath(path)) { request, _ in
                 try assets.response(for: WebAssets.shell, caching: .revalidate, request)

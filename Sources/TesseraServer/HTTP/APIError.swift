@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import TesseraAccounts
 import TesseraCore
 import TesseraGalleries
 import TesseraImageProxy
@@ -94,6 +95,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as ImageProxyError: APIError(error)
         case let error as MediaProxyError: APIError(error)
         case let error as FairUseError: APIError(error)
+        case let error as AccountError: APIError(error)
         default:
             APIError(
                 status: .internalServerError, code: "internal_error", message: APIError.genericMessage,

@@ -1,14 +1,19 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import TesseraAccounts
 import TesseraFetcher
 
 /// The request context of the app: Hummingbird's basic one plus the peer's address, which fair use keys on,
 /// and the connection, which an event stream closes when its client stops reading.
-public struct TesseraRequestContext: RequestContext, RemoteAddressRequestContext, ConnectionRequestContext {
+public struct TesseraRequestContext: RequestContext, RemoteAddressRequestContext, ConnectionRequestContext,
+    PrincipalRequestContext
+{
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     let connection: ConnectionHandle
+    /// Who sent the request, in `TESSERA_AUTH=accounts` (set by `AccountMiddleware`); nil in the other modes.
+    public var principal: Principal?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -14,6 +14,14 @@ import TesseraImageProxy
 ///
 /// HTTP/1.1 answers must leave in request order: a hit is only answered here while no earlier request
 /// of the connection is still being answered by the router; otherwise it is passed on too.
+/// Who may be answered on the fast path: anyone (`TESSERA_AUTH=none`), holders of the token, or nobody (accounts:
+/// a session needs the database, so every image request takes the router and its `AccountMiddleware`).
+enum ImageHitAccess: Sendable {
+    case open
+    case token(AccessToken)
+    case router
+}
+
 final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -21,7 +29,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let proxy: ImageProxy
-    private let token: AccessToken?
+    private let access: ImageHitAccess
     private let head: ImageHitHead
     private let metrics: HTTPMetrics
     /// The handler nearest the socket (`ConnectionTimeoutHandler`): writes from its context skip the
@@ -38,9 +46,9 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case answering(ByteBuffer, body: ByteBuffer?, close: Bool)
     }
 
-    init(proxy: ImageProxy, token: AccessToken?, head: ImageHitHead, metrics: HTTPMetrics) {
+    init(proxy: ImageProxy, access: ImageHitAccess, head: ImageHitHead, metrics: HTTPMetrics) {
         self.proxy = proxy
-        self.token = token
+        self.access = access
         self.head = head
         self.metrics = metrics
     }
@@ -98,11 +106,16 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let signed = SignedImagePath(request.uri)
         else { return nil }
         let headers = request.headers
-        if let token {
+        switch access {
+        case .open:
+            break
+        case .token(let token):
             let cookies = headers["cookie"].joined(separator: "; ")
             guard token.admits(authorization: headers.first(name: "authorization"), cookieHeader: cookies) else {
                 return nil
             }
+        case .router:
+            return nil
         }
         let acceptsWebP = headers["accept"].contains { $0.contains("image/webp") }
         guard

@@ -4,8 +4,12 @@ import Hummingbird
 /// When `TESSERA_TOKEN` is set, every request but `/api/health` (and `/metrics` from this machine, see
 /// `MetricsAccess`) needs it, as `Authorization: Bearer <token>` or the `tessera_token` cookie (set by
 /// visiting `/login?token=<token>` once).
+///
+/// A change sent with the cookie rather than the header must pass `CrossSite`: a browser adds the cookie to
+/// another site's form posts too.
 struct TokenMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let token: AccessToken
+    let crossSite: CrossSite
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -27,10 +31,12 @@ struct TokenMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
             )
             return response
         }
-        let cookies = request.headers[values: .cookie].joined(separator: "; ")
-        guard token.admits(authorization: request.headers[.authorization], cookieHeader: cookies) else {
-            throw unauthorized
+        if token.admits(authorization: request.headers[.authorization], cookieHeader: nil) {
+            return try await next(request, context)
         }
+        let cookies = request.headers[values: .cookie].joined(separator: "; ")
+        guard token.admits(authorization: nil, cookieHeader: cookies) else { throw unauthorized }
+        if CrossSite.isStateChanging(request.method) && !crossSite.isFromApp(request) { throw CrossSite.refused }
         return try await next(request, context)
     }
 

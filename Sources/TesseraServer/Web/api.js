@@ -18,7 +18,8 @@ async function getJSON(url, signal) {
  * for answers about one gallery, the revision its `ETag` names (`"17"` → 17).
  */
 async function send(method, url, { json, form, signal } = {}) {
-    const headers = { accept: 'application/json' };
+    // X-Tessera-Client: a header no other site's page can add, so the server knows a change came from here.
+    const headers = { accept: 'application/json', 'x-tessera-client': 'web' };
     let body;
     if (json !== undefined) {
         headers['content-type'] = 'application/json';
@@ -28,7 +29,13 @@ async function send(method, url, { json, form, signal } = {}) {
     }
     const response = await reach(url, { method, body, signal, headers });
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
-    if (!response.ok) throw refusal(response, answer, 'The server');
+    if (!response.ok) {
+        if (answer?.error?.code === 'sign_in_required' && !location.pathname.startsWith('/login')) {
+            // The session ended (idle, signed out elsewhere): sign in again, then come back here.
+            location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+        }
+        throw refusal(response, answer, 'The server');
+    }
     const tag = response.headers.get('etag')?.match(/\d+/);
     return { body: answer, revision: tag ? Number(tag[0]) : answer?.revision ?? null };
 }
@@ -205,3 +212,10 @@ export function followGallery(id, { onEvent, onBroken }) {
         events.close();
     };
 }
+
+// MARK: - Accounts (TESSERA_AUTH=accounts)
+
+export const me = async () => (await send('GET', '/api/me')).body;
+export const signIn = async (name, password) => (await send('POST', '/api/session', { json: { name, password } })).body;
+export const signOut = () => send('DELETE', '/api/session');
+export const signOutEverywhere = () => send('DELETE', '/api/sessions');

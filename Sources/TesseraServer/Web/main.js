@@ -11,6 +11,7 @@ import { setupConfirm } from './confirm.js';
 import { enableGridKeys } from './keyboard.js';
 import { watchImages } from './tiles.js';
 import { showServices } from './home.js';
+import { setupAccount } from './account.js';
 
 const MAX_QUERY = 100;
 
@@ -336,3 +337,4 @@ addEventListener('offline', showConnection);
 showConnection();
 
 start();
+setupAccount();

@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TesseraAccounts
+
+/// A request context that carries who sent it (`TESSERA_AUTH=accounts`).
+public protocol PrincipalRequestContext: RemoteAddressRequestContext {
+    var principal: Principal? { get set }
+}
+
+/// `TESSERA_AUTH=accounts`: every request but the open ones needs a session cookie or a personal access
+/// token (`Authorization: Bearer tsr_…`). Open: `/api/health`, `/metrics` from this machine, the sign-in page
+/// and `POST /api/session`, and the app's files under `/app/`. A page asked for without a session is sent to
+/// `/login`; anything else is `401`. Cookie-borne changes must pass `CrossSite`; `read` tokens change nothing.
+struct AccountMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
+    let accounts: AccountService
+    let crossSite: CrossSite
+    let trustedProxies: [IPNetwork]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path
+        let changing = CrossSite.isStateChanging(request.method)
+        if path == "/api/health" || path == "/login" || path.hasPrefix("/app/") {
+            return try await next(request, context)
+        }
+        if path == MetricsController<Context>.path,
+            MetricsAccess.isLocal(peer: context.remoteAddress, headers: request.headers)
+        {
+            return try await next(request, context)
+        }
+        if path == AccountsController<Context>.sessionPath, request.method == .post {
+            // Signing in from another site's form would sign the browser in as someone else.
+            guard crossSite.isFromApp(request) else { throw CrossSite.refused }
+            return try await next(request, context)
+        }
+        var context = context
+        if let authorization = request.headers[.authorization] {
+            guard authorization.hasPrefix("Bearer "),
+                let principal = try await accounts.principal(bearer: String(authorization.dropFirst(7)))
+            else { throw Self.unauthorized(invalidToken: true) }
+            if changing && !principal.mayWrite { throw Self.readOnly }
+            context.principal = principal
+        } else if let secret = SessionCookie.secret(in: request),
+            let principal = try await accounts.session(secret: secret)
+        {
+            if changing && !crossSite.isFromApp(request) { throw CrossSite.refused }
+            context.principal = principal
+        } else {
+            if (request.method == .get || request.method == .head) && Self.isPage(path) {
+                return Response(status: .seeOther, headers: [.location: Self.signInAddress(for: request)])
+            }
+            throw Self.unauthorized(invalidToken: false)
+        }
+        return try await next(request, context)
+    }
+
+    /// A page of the web app rather than the API or an image.
+    static func isPage(_ path: String) -> Bool {
+        !path.hasPrefix("/api/") && !path.hasPrefix("/img/") && path != "/metrics"
+    }
+
+    /// `/login?next=<the page>`, so signing in comes back to it.
+    static func signInAddress(for request: Request) -> String {
+        let target = request.uri.string
+        guard target != "/" else { return "/login" }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        return "/login?next=" + (target.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    static func unauthorized(invalidToken: Bool) -> APIError {
+        var error = APIError(
+            status: .unauthorized, code: invalidToken ? "invalid_token" : "sign_in_required",
+            message: invalidToken
+                ? "This token is not valid (revoked, mistyped, or not a personal access token of this Tessera)."
+                : "Sign in first: POST /api/session, the page /login, or a personal access token as Authorization: Bearer."
+        )
+        error.headers[.wwwAuthenticate] = "Bearer"
+        return error
+    }
+
+    static var readOnly: APIError {
+        APIError(
+            status: .forbidden, code: "read_only_token",
+            message: "This token may only read; make a read-write token to change things.")
+    }
+}
