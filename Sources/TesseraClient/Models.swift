@@ -54,6 +54,18 @@ public struct Link: Sendable, Hashable, Codable {
     public var url: String?
 }
 
+/// An item's licence: the source's name and link, a normalised id (`cc-by-4.0`, `cc0`, `unknown`...) and
+/// what it allows (docs/licences.md). Items from older servers carry only `name` and `url`.
+public struct License: Sendable, Hashable, Codable {
+    public var id: String?
+    public var name: String
+    public var version: String?
+    public var url: String?
+    public var allowsCommercialUse: Bool?
+    public var allowsModification: Bool?
+    public var requiresCredit: Bool?
+}
+
 /// A label and a display value the source gave.
 public struct MetadataEntry: Sendable, Hashable, Codable {
     public var label: String
@@ -70,7 +82,7 @@ public struct Item: Sendable, Hashable, Codable, Identifiable {
     public var title: String
     public var tags: [String]
     public var creator: Link?
-    public var license: Link?
+    public var license: License?
     public var pageURL: String?
     public var thumbnail: ImageLink?
     public var preview: ImageLink?

@@ -796,7 +796,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Item/creator`.
             internal var creator: Components.Schemas.Link?
             /// - Remark: Generated from `#/components/schemas/Item/license`.
-            internal var license: Components.Schemas.Link?
+            internal var license: Components.Schemas.License?
             /// - Remark: Generated from `#/components/schemas/Item/pageURL`.
             internal var pageURL: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Item/thumbnail`.
@@ -905,7 +905,7 @@ extension Components {
                 title: Swift.String,
                 tags: [Swift.String],
                 creator: Components.Schemas.Link? = nil,
-                license: Components.Schemas.Link? = nil,
+                license: Components.Schemas.License? = nil,
                 pageURL: Swift.String? = nil,
                 thumbnail: Components.Schemas.Image? = nil,
                 preview: Components.Schemas.Image? = nil,
@@ -964,6 +964,63 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case name
                 case url
+            }
+        }
+        /// An item's licence (docs/licences.md): the source's name and link, a normalised id and three facts. The server always sends every field but `url` and `version`; it takes an item with only `name` (and `url`) and reads the rest from them, and it reads them again unless `id` and all three facts are given. An unknown licence allows neither commercial use nor modification and requires credit.
+        ///
+        /// - Remark: Generated from `#/components/schemas/License`.
+        internal struct License: Codable, Hashable, Sendable {
+            /// `cc0`, `pdm`, `cc-by-4.0`, `cc-by-nc-sa-2.0`, `pixabay`, `all-rights-reserved`, `unknown`...
+            ///
+            /// - Remark: Generated from `#/components/schemas/License/id`.
+            internal var id: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/License/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/License/version`.
+            internal var version: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/License/url`.
+            internal var url: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/License/allowsCommercialUse`.
+            internal var allowsCommercialUse: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/License/allowsModification`.
+            internal var allowsModification: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/License/requiresCredit`.
+            internal var requiresCredit: Swift.Bool?
+            /// Creates a new `License`.
+            ///
+            /// - Parameters:
+            ///   - id: `cc0`, `pdm`, `cc-by-4.0`, `cc-by-nc-sa-2.0`, `pixabay`, `all-rights-reserved`, `unknown`...
+            ///   - name:
+            ///   - version:
+            ///   - url:
+            ///   - allowsCommercialUse:
+            ///   - allowsModification:
+            ///   - requiresCredit:
+            internal init(
+                id: Swift.String? = nil,
+                name: Swift.String,
+                version: Swift.String? = nil,
+                url: Swift.String? = nil,
+                allowsCommercialUse: Swift.Bool? = nil,
+                allowsModification: Swift.Bool? = nil,
+                requiresCredit: Swift.Bool? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.version = version
+                self.url = url
+                self.allowsCommercialUse = allowsCommercialUse
+                self.allowsModification = allowsModification
+                self.requiresCredit = requiresCredit
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case version
+                case url
+                case allowsCommercialUse
+                case allowsModification
+                case requiresCredit
             }
         }
         /// - Remark: Generated from `#/components/schemas/Image`.

@@ -68,3 +68,17 @@ export function licenseSentence(license) {
     if (/all rights reserved/i.test(name)) return 'All rights reserved: ask the creator before reusing it.';
     return `Under “${name || url}”: read its terms before reusing it.`;
 }
+
+/**
+ * The server's three licence facts in plain words (docs/licences.md), e.g. "You may use this commercially.
+ * You may change it. Credit required." An item without them (an older server) says nothing here.
+ */
+export function licenseFacts(license) {
+    if (!license?.id || typeof license.allowsCommercialUse !== 'boolean') return '';
+    if (license.id === 'unknown') return 'Licence unknown: do not reuse it without asking the creator.';
+    return [
+        license.allowsCommercialUse ? 'You may use this commercially.' : 'Not for commercial use.',
+        license.allowsModification ? 'You may change it.' : 'Do not change it.',
+        license.requiresCredit ? 'Credit required.' : 'No credit required.',
+    ].join(' ');
+}

@@ -176,7 +176,7 @@ extension FlickrClient {
 
         var item = Item(
             id: ItemID(source: .flickr, nativeID: photo.id), kind: .image, title: title.isEmpty ? "Untitled" : title,
-            tags: tags, creator: creator, license: photo.license.flatMap(license), pageURL: pageURL, sizes: sizes,
+            tags: tags, creator: creator, license: Licenses.flickr(id: photo.license), pageURL: pageURL, sizes: sizes,
             metadata: metadata)
         ImagePicker.assign(&item)
         return item
@@ -191,37 +191,6 @@ extension FlickrClient {
             return ImageSize(name: name, url: "https://live.staticflickr.com/\(path(server))/\(file)")
         }
     }
-
-    /// `flickr.photos.licenses.getInfo`, as listed in docs/sources.md.
-    static func license(_ id: String) -> License? {
-        Int(id.trimmingWhitespace).flatMap { licenses[$0] }
-    }
-
-    /// Ids 11–16 (the CC 4.0 family) are reported by one third-party note only; the names follow
-    /// Creative Commons' own short names because Flickr's wording for them is unconfirmed.
-    static let licenses: [Int: License] = {
-        let cc = "https://creativecommons.org/licenses/"
-        return [
-            0: License(name: "All Rights Reserved"),
-            1: License(name: "Attribution-NonCommercial-ShareAlike License", url: cc + "by-nc-sa/2.0/"),
-            2: License(name: "Attribution-NonCommercial License", url: cc + "by-nc/2.0/"),
-            3: License(name: "Attribution-NonCommercial-NoDerivs License", url: cc + "by-nc-nd/2.0/"),
-            4: License(name: "Attribution License", url: cc + "by/2.0/"),
-            5: License(name: "Attribution-ShareAlike License", url: cc + "by-sa/2.0/"),
-            6: License(name: "Attribution-NoDerivs License", url: cc + "by-nd/2.0/"),
-            7: License(name: "No known copyright restrictions", url: "https://www.flickr.com/commons/usage/"),
-            8: License(name: "United States Government Work", url: "http://www.usa.gov/copyright.shtml"),
-            9: License(
-                name: "Public Domain Dedication (CC0)", url: "https://creativecommons.org/publicdomain/zero/1.0/"),
-            10: License(name: "Public Domain Mark", url: "https://creativecommons.org/publicdomain/mark/1.0/"),
-            11: License(name: "CC BY 4.0", url: cc + "by/4.0/"),
-            12: License(name: "CC BY-SA 4.0", url: cc + "by-sa/4.0/"),
-            13: License(name: "CC BY-ND 4.0", url: cc + "by-nd/4.0/"),
-            14: License(name: "CC BY-NC 4.0", url: cc + "by-nc/4.0/"),
-            15: License(name: "CC BY-NC-SA 4.0", url: cc + "by-nc-sa/4.0/"),
-            16: License(name: "CC BY-NC-ND 4.0", url: cc + "by-nc-nd/4.0/"),
-        ]
-    }()
 
     /// Flickr's `datetaken` as precise as the owner said: granularity 4 is a month, 6 a year, 8 "circa"
     /// a year. `datetakenunknown` means Flickr filled in the upload time, so there is nothing to show.

@@ -114,9 +114,9 @@ public struct OpenverseClient: MediaSource {
         let creator = nonEmpty(image.creator).map {
             Creator(name: PlainText.fromHTML($0), url: nonEmpty(image.creator_url))
         }
-        let license = nonEmpty(image.license).map {
-            License(name: licenseName($0, version: image.license_version), url: nonEmpty(image.license_url))
-        }
+        var license = Licenses.openverse(
+            license: nonEmpty(image.license), version: image.license_version, url: nonEmpty(image.license_url))
+        if let code = nonEmpty(image.license) { license.name = licenseName(code, version: image.license_version) }
         return Item(
             id: ItemID(source: .openverse, nativeID: image.id), kind: .image,
             title: title.isEmpty ? "Untitled" : title,

@@ -124,7 +124,7 @@ public struct PixabayClient: MediaSource {
             kind: hit.type == "film" || hit.type == "animation" ? .video : .image,
             title: title(tags: tags, id: hit.id),
             tags: tags, creator: creator,
-            license: License(name: "Pixabay Content License", url: "https://pixabay.com/service/license-summary/"),
+            license: Licenses.pixabay,
             pageURL: hit.pageURL, sizes: sizes, metadata: metadata)
         ImagePicker.assign(&item)
         return item

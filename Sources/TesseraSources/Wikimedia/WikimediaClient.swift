@@ -138,9 +138,10 @@ extension WikimediaClient {
         let creator = text("Artist").map { name in
             Creator(name: name, url: meta["Artist"].flatMap { firstLink(in: $0, page: info.descriptionurl) })
         }
-        let license = (text("LicenseShortName") ?? text("UsageTerms")).map {
-            License(name: $0, url: text("LicenseUrl").flatMap { absolute($0, page: info.descriptionurl) })
-        }
+        let license = Licenses.wikimedia(
+            shortName: text("LicenseShortName"),
+            url: text("LicenseUrl").flatMap { absolute($0, page: info.descriptionurl) },
+            usageTerms: text("UsageTerms"), attributionRequired: text("AttributionRequired"))
         var item = Item(
             id: ItemID(source: .wikimedia, nativeID: String(pageID)), kind: .image,
             title: text("ObjectName") ?? title(fromPage: page.title) ?? "File \(pageID)",
