@@ -76,7 +76,12 @@ extension Section {
         self.init(
             id: SectionID(rawValue: section.id.rawValue)!, title: section.title, items: section.items.map(Item.init),
             total: section.total, hasMore: section.hasMore,
-            error: section.error.map { ServerMessage(code: $0.code, message: $0.message, retryAfter: $0.retryAfter) })
+            error: section.error.map { ServerMessage(code: $0.code, message: $0.message, retryAfter: $0.retryAfter) },
+            filters: section.filters.map {
+                FilterReport(
+                    native: $0.native.map(\.rawValue), tessera: $0.tessera.map(\.rawValue),
+                    unsupported: $0.unsupported.map(\.rawValue))
+            })
     }
 }
 

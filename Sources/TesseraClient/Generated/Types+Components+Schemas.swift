@@ -644,6 +644,61 @@ extension Components {
             internal var hasMore: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Section/error`.
             internal var error: Components.Schemas.ErrorInfo?
+            /// In a filtered search: the filters the source applied itself, those Tessera applied to its answer, and those neither could (then `error` is `unsupported_filter` and there are no items).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Section/filters`.
+            internal struct FiltersPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Section/filters/native`.
+                internal var native: [Components.Schemas.FilterName]
+                /// - Remark: Generated from `#/components/schemas/Section/filters/tessera`.
+                internal var tessera: [Components.Schemas.FilterName]
+                /// - Remark: Generated from `#/components/schemas/Section/filters/unsupported`.
+                internal var unsupported: [Components.Schemas.FilterName]
+                /// Creates a new `FiltersPayload`.
+                ///
+                /// - Parameters:
+                ///   - native:
+                ///   - tessera:
+                ///   - unsupported:
+                internal init(
+                    native: [Components.Schemas.FilterName],
+                    tessera: [Components.Schemas.FilterName],
+                    unsupported: [Components.Schemas.FilterName]
+                ) {
+                    self.native = native
+                    self.tessera = tessera
+                    self.unsupported = unsupported
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case native
+                    case tessera
+                    case unsupported
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.native = try container.decode(
+                        [Components.Schemas.FilterName].self,
+                        forKey: .native
+                    )
+                    self.tessera = try container.decode(
+                        [Components.Schemas.FilterName].self,
+                        forKey: .tessera
+                    )
+                    self.unsupported = try container.decode(
+                        [Components.Schemas.FilterName].self,
+                        forKey: .unsupported
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "native",
+                        "tessera",
+                        "unsupported"
+                    ])
+                }
+            }
+            /// In a filtered search: the filters the source applied itself, those Tessera applied to its answer, and those neither could (then `error` is `unsupported_filter` and there are no items).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Section/filters`.
+            internal var filters: Components.Schemas.Section.FiltersPayload?
             /// Creates a new `Section`.
             ///
             /// - Parameters:
@@ -653,13 +708,15 @@ extension Components {
             ///   - total: What the source says it has, when it says.
             ///   - hasMore:
             ///   - error:
+            ///   - filters: In a filtered search: the filters the source applied itself, those Tessera applied to its answer, and those neither could (then `error` is `unsupported_filter` and there are no items).
             internal init(
                 id: Components.Schemas.SectionName,
                 title: Swift.String,
                 items: [Components.Schemas.Item],
                 total: Swift.Int? = nil,
                 hasMore: Swift.Bool,
-                error: Components.Schemas.ErrorInfo? = nil
+                error: Components.Schemas.ErrorInfo? = nil,
+                filters: Components.Schemas.Section.FiltersPayload? = nil
             ) {
                 self.id = id
                 self.title = title
@@ -667,6 +724,7 @@ extension Components {
                 self.total = total
                 self.hasMore = hasMore
                 self.error = error
+                self.filters = filters
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -675,6 +733,7 @@ extension Components {
                 case total
                 case hasMore
                 case error
+                case filters
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -702,15 +761,28 @@ extension Components {
                     Components.Schemas.ErrorInfo.self,
                     forKey: .error
                 )
+                self.filters = try container.decodeIfPresent(
+                    Components.Schemas.Section.FiltersPayload.self,
+                    forKey: .filters
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "title",
                     "items",
                     "total",
                     "hasMore",
-                    "error"
+                    "error",
+                    "filters"
                 ])
             }
+        }
+        /// - Remark: Generated from `#/components/schemas/FilterName`.
+        internal enum FilterName: String, Codable, Hashable, Sendable, CaseIterable {
+            case license = "license"
+            case orientation = "orientation"
+            case size = "size"
+            case color = "color"
+            case _type = "type"
         }
         /// A gallery's revision after a change: the `restored` event, and the answer to removing or moving an item (`index`, where the item now is, after a move).
         ///

@@ -67,6 +67,15 @@ struct FastJSON {
             }
             raw("},")
         }
+        if let filters = section.filters {
+            raw(#""filters":{"native":"#)
+            array(filters.native) { $0.string($1.rawValue) }
+            raw(#","tessera":"#)
+            array(filters.tessera) { $0.string($1.rawValue) }
+            raw(#","unsupported":"#)
+            array(filters.unsupported) { $0.string($1.rawValue) }
+            raw("},")
+        }
         raw(#""hasMore":"#)
         raw(section.hasMore ? "true" : "false")
         raw(#","id":"#)

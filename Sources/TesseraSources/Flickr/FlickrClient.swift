@@ -36,15 +36,24 @@ public struct FlickrClient: MediaSource {
     public var availability: SourceAvailability { apiKey.availability }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         let key = try apiKey.required(by: id)
         let pageSize = SearchRequest.pageSize
         // Past the 4,000-result cap Flickr answers error 20 or repeats results: there is nothing to ask for.
         guard (page - 1) * pageSize < Self.resultCap else { return .empty }
-        let url = endpoint.url(query: [
-            ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
-            ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
-            ("per_page", String(pageSize)), ("page", String(page)), ("format", "json"), ("nojsoncallback", "1"),
-        ])
+        // No Flickr licence passes the filter: nothing it could answer would.
+        guard let filterParameters = Self.filterParameters(filters) else { return .empty }
+        let url = endpoint.url(
+            query: [
+                ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
+                ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
+                ("per_page", String(pageSize)), ("page", String(page)), ("format", "json"), ("nojsoncallback", "1"),
+            ] + filterParameters)
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["api_key"]) {
             response throws(SourceError) in
             try Self.searchPage(response, page: page)

@@ -27,13 +27,19 @@ public struct OpenverseClient: MediaSource {
     public var availability: SourceAvailability { .enabled }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         guard page <= Self.maxPage else { return .empty }
         let url = endpoint.url(
             "images/",
             query: [
                 ("q", query), ("page", String(page)), ("page_size", String(SearchRequest.pageSize)),
                 ("mature", "false"),
-            ])
+            ] + Self.filterParameters(filters))
         return try await http.get(url, source: id, ttl: Self.cacheTTL) { response throws(SourceError) in
             if let failure = Self.failure(response) {
                 // Past the last page Openverse refuses the `page`: that is the end of the results.

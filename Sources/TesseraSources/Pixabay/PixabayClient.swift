@@ -27,14 +27,21 @@ public struct PixabayClient: MediaSource {
     public var availability: SourceAvailability { apiKey.availability }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         let pageSize = SearchRequest.pageSize
         // Past the 500-result cap Pixabay answers 400; there is nothing to ask for.
         guard (page - 1) * pageSize < Self.resultCap else { return .empty }
-        let url = endpoint.url(query: [
-            ("key", try apiKey.required(by: id)), ("q", query), ("lang", "en"), ("image_type", "all"),
-            ("safesearch", "true"),
-            ("page", String(page)), ("per_page", String(pageSize)),
-        ])
+        let url = endpoint.url(
+            query: [
+                ("key", try apiKey.required(by: id)), ("q", query), ("lang", "en"),
+                ("image_type", filters.type?.rawValue ?? "all"), ("safesearch", "true"),
+                ("page", String(page)), ("per_page", String(pageSize)),
+            ] + Self.filterParameters(filters))
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) {
             response throws(SourceError) in
             if let failure = failure(response) {
