@@ -63,7 +63,8 @@ struct SearchFiltersTests {
         #expect(filters.check(.color, item) == nil)
         item.sizes = [ImageSize(name: "url_l", url: "x", width: 1024, height: 683)]
         #expect(filters.check(.orientation, item) == true)
-        item.full = ImageRef(url: "y", width: 500, height: 800)
+        // The original's size, where the source names it, outranks the renditions served.
+        item.metadata = [MetadataEntry("Original size", "2000 × 3000")]
         #expect(filters.check(.orientation, item) == false)
     }
 }

@@ -33,7 +33,8 @@ struct SearchFiltersAPITests {
     }
 
     private func section(_ client: any TestClientProtocol, _ query: String) async throws -> SectionResult {
-        let response = try await client.execute(uri: "/api/search?q=fox&" + query, method: .get)
+        let uri = "/api/search?" + (query.hasPrefix("q=") ? query : "q=fox&" + query)
+        let response = try await client.execute(uri: uri, method: .get)
         #expect(response.status == .ok)
         return try #require(try response.json(SearchResponse.self).sections.first)
     }
@@ -50,6 +51,21 @@ struct SearchFiltersAPITests {
             let sent = try #require(standIns.pixabay.state.requests.last)
             #expect(sent["image_type"] == "vector" && sent["colors"] == "red" && sent["orientation"] == "horizontal")
             #expect(sent["min_width"] == "1600" && sent["min_height"] == "1600")
+            #expect(result.items.isEmpty, "the stand-in's corpus has only photos, as Pixabay would answer")
+
+            // The stand-in's photos are all landscape, 1600–2800 × 1200 px.
+            let portrait = try await section(client, "scope=pixabay&orientation=portrait")
+            #expect(portrait.items.isEmpty && standIns.pixabay.state.requests.last?["orientation"] == "vertical")
+            let medium = try await section(client, "scope=pixabay&orientation=landscape&size=medium")
+            #expect(
+                medium.items.count == 20,
+                "\(medium.items.map { ($0.full?.width, $0.full?.height, $0.sizes.map(\.width)) })")
+            #expect(medium.filters?.native == [.orientation, .size])
+            for item in medium.items {
+                let full = try #require(item.full)
+                let (width, height) = (try #require(full.width), try #require(full.height))
+                #expect(SearchFilters.orientation(width: width, height: height) == .landscape, "\(item.id)")
+            }
         }
     }
 
@@ -64,15 +80,17 @@ struct SearchFiltersAPITests {
             #expect(standIns.pixabay.state.requests.map { $0["page"] } == ["1", "2", "3"])
 
             standIns.pixabay.state.clearRequests()
-            let square = try await section(client, "scope=pixabay&license=commercial&orientation=square")
-            #expect(square.filters == FilterReport(native: [], tessera: [.license, .orientation], unsupported: []))
-            for item in square.items {
-                let full = try #require(item.full)
-                let (width, height) = (try #require(full.width), try #require(full.height))
-                #expect(SearchFilters.orientation(width: width, height: height) == .square, "\(item.id)")
-                #expect(item.license?.allowsCommercialUse == true)
-            }
-            #expect(standIns.pixabay.state.requests.first?["orientation"] == nil, "Pixabay has no square")
+            let commercial = try await section(client, "q=heron&scope=pixabay&license=commercial,modification")
+            #expect(commercial.items.count == 20 && commercial.hasMore)
+            #expect(commercial.filters == FilterReport(native: [], tessera: [.license], unsupported: []))
+            #expect(standIns.pixabay.state.requests.count == 1, "a full page needs no further pages")
+
+            // Pixabay has no square: Tessera checks it, and the stand-in's 4:3 photos all fail.
+            standIns.pixabay.state.clearRequests()
+            let square = try await section(client, "q=owl&scope=pixabay&orientation=square")
+            #expect(square.filters == FilterReport(native: [], tessera: [.orientation], unsupported: []))
+            #expect(square.items.isEmpty)
+            #expect(standIns.pixabay.state.requests.map { $0["orientation"] } == [nil, nil, nil])
         }
     }
 
@@ -109,6 +127,14 @@ struct SearchFiltersAPITests {
             let sent = try #require(standIns.openverse.state.requests.last)
             #expect(sent["license"] == "by,cc0" && sent["license_type"] == "modification")
             #expect(sent["aspect_ratio"] == "tall" && sent["size"] == "small" && sent["extension"] == "svg")
+
+            let commercial = try await section(client, "scope=openverse&license=commercial,modification")
+            #expect(!commercial.items.isEmpty && commercial.filters?.native == [.license])
+            #expect(standIns.openverse.state.requests.last?["license_type"] == "commercial,modification")
+            for item in commercial.items {
+                let license = try #require(item.license)
+                #expect(license.allowsCommercialUse && license.allowsModification, "\(item.id): \(license.id)")
+            }
 
             let wikimedia = try await section(client, "scope=wikimedia&type=vector&size=large")
             #expect(wikimedia.filters?.native == [.size, .type])

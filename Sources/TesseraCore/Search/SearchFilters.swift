@@ -186,16 +186,19 @@ public struct SearchFilters: Sendable, Hashable {
         return short >= mediumShortSide ? .medium : .small
     }
 
-    /// The original's pixel size, where the item names it: its `full` image, else its largest rendition.
+    /// The largest pixel size the item names: the original's ("Original size", which Pixabay, Flickr and
+    /// Openverse give though they do not serve it), else its `full` image or largest rendition.
     static func dimensions(_ item: Item) -> (Int, Int)? {
-        if let full = item.full, let width = full.width, let height = full.height, width > 0, height > 0 {
-            return (width, height)
+        var candidates: [(Int, Int)] = []
+        if let original = item.metadata.first(where: { $0.label == "Original size" })?.value,
+            let match = original.firstMatch(of: /^(\d+) × (\d+)$/), let width = Int(match.1), let height = Int(match.2)
+        {
+            candidates.append((width, height))
         }
-        let sized = item.sizes.compactMap { size -> (Int, Int)? in
-            guard let width = size.width, let height = size.height, width > 0, height > 0 else { return nil }
-            return (width, height)
+        for image in [item.full].compactMap({ $0 }) + item.sizes.map(\.ref) {
+            if let width = image.width, let height = image.height { candidates.append((width, height)) }
         }
-        return sized.max { $0.0 * $0.1 < $1.0 * $1.1 }
+        return candidates.filter { $0.0 > 0 && $0.1 > 0 }.max { $0.0 * $0.1 < $1.0 * $1.1 }
     }
 }
 

@@ -43,12 +43,15 @@ extension SearchService {
         _ source: any MediaSource, _ request: SearchRequest, in section: SectionID, report: FilterReport
     ) async throws -> SourcePage {
         let filters = request.filters
-        guard !report.tessera.isEmpty else {
-            return try await source.search(request.query, in: section, page: request.page, filters: filters)
-        }
-        // Licence, orientation and size are checked on every item, the native ones too (a source's own
-        // thresholds may differ from Tessera's written ones).
+        // Licence, orientation and size are checked on every item, the native ones too: a service's own
+        // reading may differ from Tessera's written one (Openverse counts Sampling+ as commercial).
         let checked = filters.names.filter(SearchFilters.checkable)
+        guard !report.tessera.isEmpty else {
+            var page = try await source.search(request.query, in: section, page: request.page, filters: filters)
+            // What the service applied, Tessera only corrects: an item it cannot judge stays.
+            page.items.removeAll { item in checked.contains { filters.check($0, item) == false } }
+            return page
+        }
         let first = (request.page - 1) * Self.pagesPerFilteredPage + 1
         var items: [Item] = []
         var hasMore = false
