@@ -21,11 +21,26 @@ extension Link {
     var generated: Components.Schemas.Link { .init(name: name, url: url) }
 }
 
+extension License {
+    init(_ license: Components.Schemas.License) {
+        self.init(
+            id: license.id, name: license.name, version: license.version, url: license.url,
+            allowsCommercialUse: license.allowsCommercialUse, allowsModification: license.allowsModification,
+            requiresCredit: license.requiresCredit)
+    }
+
+    var generated: Components.Schemas.License {
+        .init(
+            id: id, name: name, version: version, url: url, allowsCommercialUse: allowsCommercialUse,
+            allowsModification: allowsModification, requiresCredit: requiresCredit)
+    }
+}
+
 extension Item {
     init(_ item: Components.Schemas.Item) {
         self.init(
             id: item.id, source: item.source.rawValue, kind: Kind(item.kind), title: item.title, tags: item.tags,
-            creator: item.creator.map(Link.init), license: item.license.map(Link.init), pageURL: item.pageURL,
+            creator: item.creator.map(Link.init), license: item.license.map(License.init), pageURL: item.pageURL,
             thumbnail: item.thumbnail.map(ImageLink.init), preview: item.preview.map(ImageLink.init),
             full: item.full.map(ImageLink.init),
             sizes: item.sizes.map {
@@ -77,7 +92,12 @@ extension Section {
         self.init(
             id: SectionID(rawValue: section.id.rawValue)!, title: section.title, items: section.items.map(Item.init),
             total: section.total, hasMore: section.hasMore,
-            error: section.error.map { ServerMessage(code: $0.code, message: $0.message, retryAfter: $0.retryAfter) })
+            error: section.error.map { ServerMessage(code: $0.code, message: $0.message, retryAfter: $0.retryAfter) },
+            filters: section.filters.map {
+                FilterReport(
+                    native: $0.native.map(\.rawValue), tessera: $0.tessera.map(\.rawValue),
+                    unsupported: $0.unsupported.map(\.rawValue))
+            })
     }
 }
 

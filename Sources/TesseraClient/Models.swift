@@ -54,6 +54,18 @@ public struct Link: Sendable, Hashable, Codable {
     public var url: String?
 }
 
+/// An item's licence: the source's name and link, a normalised id (`cc-by-4.0`, `cc0`, `unknown`...) and
+/// what it allows (docs/licences.md). Items from older servers carry only `name` and `url`.
+public struct License: Sendable, Hashable, Codable {
+    public var id: String?
+    public var name: String
+    public var version: String?
+    public var url: String?
+    public var allowsCommercialUse: Bool?
+    public var allowsModification: Bool?
+    public var requiresCredit: Bool?
+}
+
 /// A label and a display value the source gave.
 public struct MetadataEntry: Sendable, Hashable, Codable {
     public var label: String
@@ -70,7 +82,7 @@ public struct Item: Sendable, Hashable, Codable, Identifiable {
     public var title: String
     public var tags: [String]
     public var creator: Link?
-    public var license: Link?
+    public var license: License?
     public var pageURL: String?
     public var thumbnail: ImageLink?
     public var preview: ImageLink?
@@ -111,6 +123,37 @@ public struct Section: Sendable, Hashable, Codable, Identifiable {
     public var hasMore: Bool
     /// Set when the source failed; `items` is then empty.
     public var error: ServerMessage?
+    /// In a filtered search: which filters the source, the server, or neither applied (docs/filters.md).
+    public var filters: FilterReport?
+}
+
+/// The filters one section's source applied (`native`), the server applied to its answer (`tessera`), and
+/// neither could (`unsupported`): `license`, `orientation`, `size`, `color`, `type`.
+public struct FilterReport: Sendable, Hashable, Codable {
+    public var native: [String]
+    public var tessera: [String]
+    public var unsupported: [String]
+}
+
+/// What a search may be narrowed to; `nil` is any. The server refuses values it does not take (400).
+public struct SearchFilter: Sendable, Hashable {
+    /// `commercial`, `modification` and licence ids (`cc0`, `cc-by-sa-4.0`), comma-separated.
+    public var license: String?
+    public var orientation: String?
+    public var size: String?
+    public var color: String?
+    public var type: String?
+
+    public init(
+        license: String? = nil, orientation: String? = nil, size: String? = nil, color: String? = nil,
+        type: String? = nil
+    ) {
+        self.license = license
+        self.orientation = orientation
+        self.size = size
+        self.color = color
+        self.type = type
+    }
 }
 
 /// The server's `{code, message}`: why a section's source failed.

@@ -57,11 +57,17 @@ public struct TesseraClient: Sendable {
 
     /// Searches every enabled source (`scope: .all`) or one section; 20 items a page.
     /// A failed source keeps its section, with `error` set; only the request as a whole throws.
-    public func search(_ query: String, scope: Scope = .all, page: Int = 1) async throws(TesseraClientError)
-        -> SearchResults
-    {
+    public func search(
+        _ query: String, scope: Scope = .all, page: Int = 1, filter: SearchFilter = SearchFilter()
+    ) async throws(TesseraClientError) -> SearchResults {
         try await call {
-            let output = try await client.search(query: .init(q: query, scope: .init(scope), page: page))
+            let output = try await client.search(
+                query: .init(
+                    q: query, scope: .init(scope), page: page, license: filter.license,
+                    orientation: filter.orientation.map { try Self.value($0, "orientation") },
+                    size: filter.size.map { try Self.value($0, "size") },
+                    color: filter.color.map { try Self.value($0, "color") },
+                    _type: filter.type.map { try Self.value($0, "type") }))
             return SearchResults(try output.ok.body.json)
         }
     }
@@ -181,5 +187,18 @@ extension Components.Parameters.Scope {
     init(_ scope: Scope) {
         // The same list, from the document's `Scope` parameter.
         self = Self(rawValue: scope.rawValue)!
+    }
+}
+
+extension TesseraClient {
+    /// A filter's value as the document's enum; one it does not list is refused here as the server would.
+    static func value<T: RawRepresentable & CaseIterable>(_ raw: String, _ name: String) throws -> T
+    where T.RawValue == String {
+        guard let value = T(rawValue: raw) else {
+            throw TesseraClientError.badRequest(
+                status: 400, code: "invalid_filter",
+                message: "\(name) is \"\(raw)\"; use one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return value
     }
 }

@@ -83,8 +83,14 @@ public struct OpenverseStandIn: StandInProvider {
         if let mature = query["mature"], !["true", "false", "1", "0"].contains(mature.lowercased()) {
             return Self.fieldError("mature", "Must be a valid boolean.")
         }
+        let known = [
+            "by", "by-sa", "by-nd", "by-nc", "by-nc-sa", "by-nc-nd", "cc0", "pdm", "sampling+", "nc-sampling+",
+        ]
+        for code in query["license"]?.lowercased().split(separator: ",") ?? [] where !known.contains(String(code)) {
+            return Self.fieldError("license", "License '\(code)' does not exist.")
+        }
         let term = query["q"] ?? ""
-        let records = state.corpus.records(for: term)
+        let records = state.corpus.records(for: term).filter { Self.passes($0, query) }
         let pageCount = (records.count + pageSize - 1) / pageSize
         // Wording UNCONFIRMED: the docs only say pages past `page_count` are rejected.
         if page > max(pageCount, 1) {
@@ -112,6 +118,28 @@ public struct OpenverseStandIn: StandInProvider {
     }
 
     // MARK: - Records
+
+    /// The filters Openverse applies that the corpus can answer: `license` (codes), `license_type`
+    /// (`commercial`: no `nc`; `modification`: no `nd`), `aspect_ratio`. Records have no category, size class
+    /// or extension: those are recorded, not applied.
+    static func passes(_ record: FakeRecord, _ query: [String: String]) -> Bool {
+        let code = licenses[record.number % licenses.count].0
+        if let wanted = query["license"]?.lowercased().split(separator: ",").map(String.init),
+            !wanted.contains(code)
+        {
+            return false
+        }
+        for type in query["license_type"]?.split(separator: ",") ?? [] {
+            if type == "commercial" && code.contains("nc") { return false }
+            if type == "modification" && code.contains("nd") { return false }
+        }
+        switch query["aspect_ratio"] {
+        case "wide": return record.width > record.height
+        case "tall": return record.height > record.width
+        case "square": return record.width == record.height
+        default: return true
+        }
+    }
 
     /// (code, version, deed URL, the name attributions use) for the licences Openverse serves.
     static let licenses: [(String, String, String, String)] = [

@@ -68,7 +68,7 @@ public struct PixabayStandIn: StandInProvider {
         }
         let term = query["q"] ?? ""
         if term.count > 100 { return error("[ERROR 400] \"q\" is too long.") }
-        let all = state.corpus.records(for: term)
+        let all = state.corpus.records(for: term).filter { Self.passes($0, query) }
         let reachable = Array(all.prefix(500))
         return StandInResponse.json([
             "total": all.count, "totalHits": reachable.count,
@@ -110,6 +110,21 @@ public struct PixabayStandIn: StandInProvider {
             "userURL":
                 "https://pixabay.com/users/\(record.creator.replacingOccurrences(of: " ", with: ""))-\(7000 + id % 11)/",
         ]
+    }
+
+    /// The filters Pixabay applies (docs/filters.md) that the corpus can answer: every record is a photo
+    /// (so `illustration` and `vector` find nothing), `orientation`, `min_width`, `min_height`. Colours are
+    /// not in the corpus: `colors` is recorded, not applied.
+    static func passes(_ record: FakeRecord, _ query: [String: String]) -> Bool {
+        if let type = query["image_type"], !["all", "photo"].contains(type) { return false }
+        switch query["orientation"] {
+        case "horizontal": if record.width <= record.height { return false }
+        case "vertical": if record.height <= record.width { return false }
+        default: break
+        }
+        if let minimum = query["min_width"].flatMap(Int.init), record.width < minimum { return false }
+        if let minimum = query["min_height"].flatMap(Int.init), record.height < minimum { return false }
+        return true
     }
 
     static func fit(_ record: FakeRecord, _ side: Int) -> (Int, Int) {

@@ -68,7 +68,13 @@ extension Remote {
     /// The search `tessera search` runs, asked of the server.
     static func search(_ request: SearchRequest, on client: TesseraClient) async throws -> SearchResponse {
         let results = try await run { () async throws(TesseraClientError) in
-            try await client.search(request.query, scope: .init(rawValue: request.scope.rawValue)!, page: request.page)
+            let filters = request.filters
+            return try await client.search(
+                request.query, scope: .init(rawValue: request.scope.rawValue)!, page: request.page,
+                filter: SearchFilter(
+                    license: filters.license.map { _ in filters.value(of: .license) },
+                    orientation: filters.orientation?.rawValue, size: filters.size?.rawValue,
+                    color: filters.color?.rawValue, type: filters.type?.rawValue))
         }
         return try local(results)
     }

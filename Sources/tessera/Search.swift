@@ -20,6 +20,24 @@ struct Search: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Page number, 20 results a page (1–\(SearchRequest.maxPage)).", valueName: "n"))
     var page: String = "1"
 
+    @Option(
+        help: ArgumentHelp(
+            "Only licences allowing it: commercial, modification and/or licence ids (cc0,cc-by-sa).", valueName: "list")
+    )
+    var license: String?
+
+    @Option(help: ArgumentHelp("landscape, portrait or square.", valueName: "orientation"))
+    var orientation: String?
+
+    @Option(help: ArgumentHelp("small, medium or large (by the shorter side: 640 and 1600 px).", valueName: "size"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("A colour (red, blue, grayscale, transparent...).", valueName: "color"))
+    var color: String?
+
+    @Option(help: ArgumentHelp("photo, illustration or vector.", valueName: "type"))
+    var type: String?
+
     @Flag(help: "Print the API's exact JSON instead of a table.")
     var json = false
 
@@ -29,7 +47,9 @@ struct Search: AsyncParsableCommand {
     func run() async throws {
         let request: SearchRequest
         do {
-            request = try SearchRequest(query: query, scope: scope, page: page)
+            let filters = try SearchFilters.parse(
+                license: license, orientation: orientation, size: size, color: color, type: type)
+            request = try SearchRequest(query: query, scope: scope, page: page, filters: filters)
         } catch {
             throw Exit.badInput(error.message)
         }

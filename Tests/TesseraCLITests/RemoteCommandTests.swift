@@ -72,6 +72,13 @@ struct RemoteCommandTests {
             let response = try JSONDecoder().decode(SearchResponse.self, from: Data(json.utf8))
             #expect(response.sections.count == 8 && response.sections.allSatisfy { $0.items.count == 20 })
             _ = try await same(["search", "heron", "--scope", "pixabay", "--page", "2"], local, server)
+            // Filters reach the server, and its per-section report comes back the same.
+            let filtered = try await same(
+                [
+                    "search", "heron", "--license", "commercial", "--orientation", "landscape", "--color", "red",
+                    "--type", "photo", "--size", "medium", "--json",
+                ], local, server)
+            #expect(filtered.contains(#""unsupported":["color"]"#) && filtered.contains("unsupported_filter"))
 
             // TESSERA_SERVER instead of the flag.
             var remote = local

@@ -62,6 +62,29 @@ struct SearchCommandTests {
         }
     }
 
+    @Test func filtersAreValidatedAndReachEachSource() async throws {
+        let providers = standIns()
+        try await withStandIns(providers) { environment in
+            let bad = try await CLIProcess.run(["search", "heron", "--size", "huge"], environment: environment)
+            #expect(bad.status == 2)
+            #expect(bad.stderr.contains("size is \"huge\"; use one of: small, medium, large."))
+            #expect(providers.allSatisfy { $0.state.requestCount == 0 })
+
+            let result = try await CLIProcess.run(
+                ["search", "heron", "--scope", "pixabay", "--type", "vector", "--color", "red", "--json"],
+                environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#""filters":{"native":["color","type"],"tessera":[],"unsupported":[]}"#))
+            let sent = try #require(providers[0].state.requests.last)
+            #expect(sent["image_type"] == "vector" && sent["colors"] == "red")
+
+            let unsupported = try await CLIProcess.run(
+                ["search", "heron", "--scope", "flickr", "--color", "red"], environment: environment)
+            #expect(unsupported.status == 1, "its only section could not be filtered")
+            #expect(unsupported.stdout.contains("Flickr cannot filter by colour"))
+        }
+    }
+
     @Test func aFailedSourceIsReportedButOthersStillAnswer() async throws {
         let providers = standIns()
         providers[1].state.behavior = .invalidKey

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import TesseraCore
+import TesseraImageProcessing
 import TesseraLibrary
 import Testing
 
@@ -36,6 +38,36 @@ struct IndexerTests {
         #expect((cat.width, cat.height) == (451, 300))
         #expect(cat.tags == ["pets", "chelsea", "tabby", "cat"])
         #expect(cat.stamp.size == Int64(Sample.cat.data.count))
+    }
+
+    /// docs/licences.md: the embedded licence first, else the nearest `.tessera-license` above, else unknown.
+    @Test func aFolderLicenceFileIsTheDefaultForPhotosThatEmbedNone() async throws {
+        let folder = try TempFolder()
+        defer { folder.delete() }
+        // A thumbnail carries no metadata: a photo that says nothing of its licence.
+        let plain = try await ImageProcessor(concurrency: 1).thumbnail(
+            of: Sample.cat.data, maxSide: 120, allowWebP: false
+        )
+        .data
+        try folder.write(Data("  \ncc-by-sa-4.0\nignored\n".utf8), to: "Mine/.tessera-license")
+        try folder.write(plain, to: "Mine/plain.jpg")
+        try folder.write(plain, to: "Mine/Deeper/inherits.jpg")
+        try folder.copy(.cat, to: "Mine/cat.jpg")
+        try folder.write(Data("all-rights-reserved".utf8), to: "Mine/Other/.tessera-license")
+        try folder.write(plain, to: "Mine/Other/own.jpg")
+        try folder.write(plain, to: "Loose/plain.jpg")
+        let library = try Library()
+        let summary = try await library.index(folder)
+        #expect(summary.added == 5 && summary.warnings.isEmpty)
+        func license(_ path: String) async throws -> License? {
+            try #require(try await library.store.photo(root: summary.root, path: path)).item.license
+        }
+        #expect(try await license("Mine/plain.jpg")?.id == "cc-by-sa-4.0")
+        #expect(try await license("Mine/Deeper/inherits.jpg")?.id == "cc-by-sa-4.0")
+        #expect(try await license("Mine/cat.jpg")?.id == .cc0, "what the file embeds wins")
+        #expect(try await license("Mine/Other/own.jpg")?.id == .allRightsReserved, "the nearest file wins")
+        let loose = try await license("Loose/plain.jpg")
+        #expect(loose?.id == .unknown && loose?.allowsCommercialUse == false)
     }
 
     @Test func reindexingReadsOnlyWhatChanged() async throws {

@@ -15,7 +15,8 @@ import Testing
         var item = Item(
             id: ItemID(source: .wikimedia, nativeID: "File:A \"b\".jpg"), kind: .image,
             title: "“Quotes” \"and\" \\back\\ /slashes/ ünïcode 🦊 \u{1}\u{8}\u{c}\t\r\n\u{1f}\u{7f}",
-            tags: ["a", "ß"], creator: Creator(name: "C", url: "https://x/c"), license: License(name: "CC0"),
+            tags: ["a", "ß"], creator: Creator(name: "C", url: "https://x/c"),
+            license: License(name: "CC BY-SA 2.0 \"p\"", url: "https://creativecommons.org/licenses/by-sa/2.0/"),
             pageURL: "https://x/y?a=1&b=2",
             sizes: [
                 ImageSize(name: "thumb", url: "/img/original/a/b", width: 320, height: 240),
@@ -53,9 +54,11 @@ import Testing
 
     @Test func sectionsMatchFoundation() throws {
         let bare = Item(id: ItemID(source: .itunes, nativeID: "1"), kind: .song, title: "")
+        var unknown = bare
+        unknown.license = Licenses.unknown(name: "Own terms\n")
         let sections = [
             SectionResult(id: .music, items: storeItems, total: nil, hasMore: false),
-            SectionResult(id: .wikimedia, items: [awkwardItem, bare], total: nil, hasMore: true),
+            SectionResult(id: .wikimedia, items: [awkwardItem, bare, unknown], total: nil, hasMore: true),
             SectionResult(id: .books, items: [], total: 0, hasMore: false),
             SectionResult.failed(.flickr, .rateLimited(.flickr, retryAfter: 3)),
         ]

@@ -63,7 +63,7 @@ extension FlickrClientTests {
         let bare = page.items[1]
         #expect(bare.title == "Untitled")
         #expect(bare.creator == Creator(name: "12037949754@N01", url: "https://www.flickr.com/photos/12037949754@N01/"))
-        #expect(bare.license == nil)
+        #expect(bare.license?.id == .unknown)
         #expect(bare.tags.isEmpty)
         #expect(bare.sizes.first?.url == "https://live.staticflickr.com/65535/2448337000_0a1b2c3d4e_q.jpg")
         #expect(bare.sizes.count == 4, "built from server and secret when no url_X came")

@@ -38,6 +38,9 @@ struct DetailWorkUITests {
                 let credit = try await browser.text(of: "#detail-credit")
                 #expect(credit.hasPrefix("“\(second)” by Creator 1 is licensed under Pixabay Content License."))
                 #expect(try await browser.text(of: "#detail-license-sentence") == Self.pixabaySentence)
+                #expect(
+                    try await browser.text(of: "#detail-license-facts")
+                        == "You may use this commercially. You may change it. No credit required.")
                 #expect(try await !browser.isHidden("#detail-prev"))
                 #expect(try await !browser.isHidden("#detail-next"))
 

@@ -40,5 +40,48 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Page`.
         internal typealias Page = Swift.Int
+        /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/LicenseFilter`.
+        internal typealias LicenseFilter = Swift.String
+        /// Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
+        ///
+        /// - Remark: Generated from `#/components/parameters/Orientation`.
+        internal enum Orientation: String, Codable, Hashable, Sendable, CaseIterable {
+            case landscape = "landscape"
+            case portrait = "portrait"
+            case square = "square"
+        }
+        /// By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
+        ///
+        /// - Remark: Generated from `#/components/parameters/Size`.
+        internal enum Size: String, Codable, Hashable, Sendable, CaseIterable {
+            case small = "small"
+            case medium = "medium"
+            case large = "large"
+        }
+        /// - Remark: Generated from `#/components/parameters/Color`.
+        internal enum Color: String, Codable, Hashable, Sendable, CaseIterable {
+            case grayscale = "grayscale"
+            case transparent = "transparent"
+            case red = "red"
+            case orange = "orange"
+            case yellow = "yellow"
+            case green = "green"
+            case turquoise = "turquoise"
+            case blue = "blue"
+            case lilac = "lilac"
+            case pink = "pink"
+            case white = "white"
+            case gray = "gray"
+            case black = "black"
+            case brown = "brown"
+        }
+        /// - Remark: Generated from `#/components/parameters/Type`.
+        internal enum _Type: String, Codable, Hashable, Sendable, CaseIterable {
+            case photo = "photo"
+            case illustration = "illustration"
+            case vector = "vector"
+        }
     }
 }

@@ -644,6 +644,61 @@ extension Components {
             internal var hasMore: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Section/error`.
             internal var error: Components.Schemas.ErrorInfo?
+            /// In a filtered search: the filters the source applied itself, those Tessera applied to its answer, and those neither could (then `error` is `unsupported_filter` and there are no items).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Section/filters`.
+            internal struct FiltersPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Section/filters/native`.
+                internal var native: [Components.Schemas.FilterName]
+                /// - Remark: Generated from `#/components/schemas/Section/filters/tessera`.
+                internal var tessera: [Components.Schemas.FilterName]
+                /// - Remark: Generated from `#/components/schemas/Section/filters/unsupported`.
+                internal var unsupported: [Components.Schemas.FilterName]
+                /// Creates a new `FiltersPayload`.
+                ///
+                /// - Parameters:
+                ///   - native:
+                ///   - tessera:
+                ///   - unsupported:
+                internal init(
+                    native: [Components.Schemas.FilterName],
+                    tessera: [Components.Schemas.FilterName],
+                    unsupported: [Components.Schemas.FilterName]
+                ) {
+                    self.native = native
+                    self.tessera = tessera
+                    self.unsupported = unsupported
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case native
+                    case tessera
+                    case unsupported
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.native = try container.decode(
+                        [Components.Schemas.FilterName].self,
+                        forKey: .native
+                    )
+                    self.tessera = try container.decode(
+                        [Components.Schemas.FilterName].self,
+                        forKey: .tessera
+                    )
+                    self.unsupported = try container.decode(
+                        [Components.Schemas.FilterName].self,
+                        forKey: .unsupported
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "native",
+                        "tessera",
+                        "unsupported"
+                    ])
+                }
+            }
+            /// In a filtered search: the filters the source applied itself, those Tessera applied to its answer, and those neither could (then `error` is `unsupported_filter` and there are no items).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Section/filters`.
+            internal var filters: Components.Schemas.Section.FiltersPayload?
             /// Creates a new `Section`.
             ///
             /// - Parameters:
@@ -653,13 +708,15 @@ extension Components {
             ///   - total: What the source says it has, when it says.
             ///   - hasMore:
             ///   - error:
+            ///   - filters: In a filtered search: the filters the source applied itself, those Tessera applied to its answer, and those neither could (then `error` is `unsupported_filter` and there are no items).
             internal init(
                 id: Components.Schemas.SectionName,
                 title: Swift.String,
                 items: [Components.Schemas.Item],
                 total: Swift.Int? = nil,
                 hasMore: Swift.Bool,
-                error: Components.Schemas.ErrorInfo? = nil
+                error: Components.Schemas.ErrorInfo? = nil,
+                filters: Components.Schemas.Section.FiltersPayload? = nil
             ) {
                 self.id = id
                 self.title = title
@@ -667,6 +724,7 @@ extension Components {
                 self.total = total
                 self.hasMore = hasMore
                 self.error = error
+                self.filters = filters
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -675,6 +733,7 @@ extension Components {
                 case total
                 case hasMore
                 case error
+                case filters
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -702,15 +761,28 @@ extension Components {
                     Components.Schemas.ErrorInfo.self,
                     forKey: .error
                 )
+                self.filters = try container.decodeIfPresent(
+                    Components.Schemas.Section.FiltersPayload.self,
+                    forKey: .filters
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "title",
                     "items",
                     "total",
                     "hasMore",
-                    "error"
+                    "error",
+                    "filters"
                 ])
             }
+        }
+        /// - Remark: Generated from `#/components/schemas/FilterName`.
+        internal enum FilterName: String, Codable, Hashable, Sendable, CaseIterable {
+            case license = "license"
+            case orientation = "orientation"
+            case size = "size"
+            case color = "color"
+            case _type = "type"
         }
         /// A gallery's revision after a change: the `restored` event, and the answer to removing or moving an item (`index`, where the item now is, after a move).
         ///
@@ -796,7 +868,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Item/creator`.
             internal var creator: Components.Schemas.Link?
             /// - Remark: Generated from `#/components/schemas/Item/license`.
-            internal var license: Components.Schemas.Link?
+            internal var license: Components.Schemas.License?
             /// - Remark: Generated from `#/components/schemas/Item/pageURL`.
             internal var pageURL: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Item/thumbnail`.
@@ -911,7 +983,7 @@ extension Components {
                 title: Swift.String,
                 tags: [Swift.String],
                 creator: Components.Schemas.Link? = nil,
-                license: Components.Schemas.Link? = nil,
+                license: Components.Schemas.License? = nil,
                 pageURL: Swift.String? = nil,
                 thumbnail: Components.Schemas.Image? = nil,
                 preview: Components.Schemas.Image? = nil,
@@ -1057,6 +1129,63 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case name
                 case url
+            }
+        }
+        /// An item's licence (docs/licences.md): the source's name and link, a normalised id and three facts. The server always sends every field but `url` and `version`; it takes an item with only `name` (and `url`) and reads the rest from them, and it reads them again unless `id` and all three facts are given. An unknown licence allows neither commercial use nor modification and requires credit.
+        ///
+        /// - Remark: Generated from `#/components/schemas/License`.
+        internal struct License: Codable, Hashable, Sendable {
+            /// `cc0`, `pdm`, `cc-by-4.0`, `cc-by-nc-sa-2.0`, `pixabay`, `all-rights-reserved`, `unknown`...
+            ///
+            /// - Remark: Generated from `#/components/schemas/License/id`.
+            internal var id: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/License/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/License/version`.
+            internal var version: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/License/url`.
+            internal var url: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/License/allowsCommercialUse`.
+            internal var allowsCommercialUse: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/License/allowsModification`.
+            internal var allowsModification: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/License/requiresCredit`.
+            internal var requiresCredit: Swift.Bool?
+            /// Creates a new `License`.
+            ///
+            /// - Parameters:
+            ///   - id: `cc0`, `pdm`, `cc-by-4.0`, `cc-by-nc-sa-2.0`, `pixabay`, `all-rights-reserved`, `unknown`...
+            ///   - name:
+            ///   - version:
+            ///   - url:
+            ///   - allowsCommercialUse:
+            ///   - allowsModification:
+            ///   - requiresCredit:
+            internal init(
+                id: Swift.String? = nil,
+                name: Swift.String,
+                version: Swift.String? = nil,
+                url: Swift.String? = nil,
+                allowsCommercialUse: Swift.Bool? = nil,
+                allowsModification: Swift.Bool? = nil,
+                requiresCredit: Swift.Bool? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.version = version
+                self.url = url
+                self.allowsCommercialUse = allowsCommercialUse
+                self.allowsModification = allowsModification
+                self.requiresCredit = requiresCredit
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case version
+                case url
+                case allowsCommercialUse
+                case allowsModification
+                case requiresCredit
             }
         }
         /// - Remark: Generated from `#/components/schemas/Image`.

@@ -353,20 +353,86 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                ///
+                /// - Remark: Generated from `#/paths/api/search/GET/query/license`.
+                internal var license: Components.Parameters.LicenseFilter?
+                /// - Remark: Generated from `#/components/parameters/Orientation`.
+                internal enum Orientation: String, Codable, Hashable, Sendable, CaseIterable {
+                    case landscape = "landscape"
+                    case portrait = "portrait"
+                    case square = "square"
+                }
+                /// Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
+                ///
+                /// - Remark: Generated from `#/paths/api/search/GET/query/orientation`.
+                internal var orientation: Components.Parameters.Orientation?
+                /// - Remark: Generated from `#/components/parameters/Size`.
+                internal enum Size: String, Codable, Hashable, Sendable, CaseIterable {
+                    case small = "small"
+                    case medium = "medium"
+                    case large = "large"
+                }
+                /// By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
+                ///
+                /// - Remark: Generated from `#/paths/api/search/GET/query/size`.
+                internal var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Color`.
+                internal enum Color: String, Codable, Hashable, Sendable, CaseIterable {
+                    case grayscale = "grayscale"
+                    case transparent = "transparent"
+                    case red = "red"
+                    case orange = "orange"
+                    case yellow = "yellow"
+                    case green = "green"
+                    case turquoise = "turquoise"
+                    case blue = "blue"
+                    case lilac = "lilac"
+                    case pink = "pink"
+                    case white = "white"
+                    case gray = "gray"
+                    case black = "black"
+                    case brown = "brown"
+                }
+                /// - Remark: Generated from `#/paths/api/search/GET/query/color`.
+                internal var color: Components.Parameters.Color?
+                /// - Remark: Generated from `#/components/parameters/Type`.
+                internal enum _Type: String, Codable, Hashable, Sendable, CaseIterable {
+                    case photo = "photo"
+                    case illustration = "illustration"
+                    case vector = "vector"
+                }
+                /// - Remark: Generated from `#/paths/api/search/GET/query/type`.
+                internal var _type: Components.Parameters._Type?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - q: What to search for: 1–100 Unicode code points once surrounding whitespace is trimmed, so not only whitespace.
                 ///   - scope:
                 ///   - page: 20 items a page.
+                ///   - license: Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                ///   - orientation: Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
+                ///   - size: By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
+                ///   - color:
+                ///   - _type:
                 internal init(
                     q: Components.Parameters.Query,
                     scope: Components.Parameters.Scope? = nil,
-                    page: Components.Parameters.Page? = nil
+                    page: Components.Parameters.Page? = nil,
+                    license: Components.Parameters.LicenseFilter? = nil,
+                    orientation: Components.Parameters.Orientation? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    color: Components.Parameters.Color? = nil,
+                    _type: Components.Parameters._Type? = nil
                 ) {
                     self.q = q
                     self.scope = scope
                     self.page = page
+                    self.license = license
+                    self.orientation = orientation
+                    self.size = size
+                    self.color = color
+                    self._type = _type
                 }
             }
             internal var query: Operations.Search.Input.Query
@@ -561,20 +627,86 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/search/stream/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                ///
+                /// - Remark: Generated from `#/paths/api/search/stream/GET/query/license`.
+                internal var license: Components.Parameters.LicenseFilter?
+                /// - Remark: Generated from `#/components/parameters/Orientation`.
+                internal enum Orientation: String, Codable, Hashable, Sendable, CaseIterable {
+                    case landscape = "landscape"
+                    case portrait = "portrait"
+                    case square = "square"
+                }
+                /// Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
+                ///
+                /// - Remark: Generated from `#/paths/api/search/stream/GET/query/orientation`.
+                internal var orientation: Components.Parameters.Orientation?
+                /// - Remark: Generated from `#/components/parameters/Size`.
+                internal enum Size: String, Codable, Hashable, Sendable, CaseIterable {
+                    case small = "small"
+                    case medium = "medium"
+                    case large = "large"
+                }
+                /// By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
+                ///
+                /// - Remark: Generated from `#/paths/api/search/stream/GET/query/size`.
+                internal var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Color`.
+                internal enum Color: String, Codable, Hashable, Sendable, CaseIterable {
+                    case grayscale = "grayscale"
+                    case transparent = "transparent"
+                    case red = "red"
+                    case orange = "orange"
+                    case yellow = "yellow"
+                    case green = "green"
+                    case turquoise = "turquoise"
+                    case blue = "blue"
+                    case lilac = "lilac"
+                    case pink = "pink"
+                    case white = "white"
+                    case gray = "gray"
+                    case black = "black"
+                    case brown = "brown"
+                }
+                /// - Remark: Generated from `#/paths/api/search/stream/GET/query/color`.
+                internal var color: Components.Parameters.Color?
+                /// - Remark: Generated from `#/components/parameters/Type`.
+                internal enum _Type: String, Codable, Hashable, Sendable, CaseIterable {
+                    case photo = "photo"
+                    case illustration = "illustration"
+                    case vector = "vector"
+                }
+                /// - Remark: Generated from `#/paths/api/search/stream/GET/query/type`.
+                internal var _type: Components.Parameters._Type?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - q: What to search for: 1–100 Unicode code points once surrounding whitespace is trimmed, so not only whitespace.
                 ///   - scope:
                 ///   - page: 20 items a page.
+                ///   - license: Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                ///   - orientation: Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
+                ///   - size: By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
+                ///   - color:
+                ///   - _type:
                 internal init(
                     q: Components.Parameters.Query,
                     scope: Components.Parameters.Scope? = nil,
-                    page: Components.Parameters.Page? = nil
+                    page: Components.Parameters.Page? = nil,
+                    license: Components.Parameters.LicenseFilter? = nil,
+                    orientation: Components.Parameters.Orientation? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    color: Components.Parameters.Color? = nil,
+                    _type: Components.Parameters._Type? = nil
                 ) {
                     self.q = q
                     self.scope = scope
                     self.page = page
+                    self.license = license
+                    self.orientation = orientation
+                    self.size = size
+                    self.color = color
+                    self._type = _type
                 }
             }
             internal var query: Operations.SearchStream.Input.Query

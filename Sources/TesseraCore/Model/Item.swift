@@ -58,16 +58,6 @@ public struct Creator: Sendable, Hashable, Codable {
     }
 }
 
-public struct License: Sendable, Hashable, Codable {
-    public var name: String
-    public var url: String?
-
-    public init(name: String, url: String? = nil) {
-        self.name = name
-        self.url = url
-    }
-}
-
 /// An image address with its pixel size where the service tells it.
 public struct ImageRef: Sendable, Hashable, Codable {
     public var url: String

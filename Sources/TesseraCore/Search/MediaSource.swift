@@ -12,8 +12,22 @@ public protocol MediaSource: Sendable {
 
     /// One page of `SearchRequest.pageSize` results for `query` in `section`.
     func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage
+    /// The same, asking the service to apply the filters it can (those `nativeFilters` names).
+    func search(_ query: String, in section: SectionID, page: Int, filters: SearchFilters) async throws -> SourcePage
+    /// Which of `filters` the service applies itself in `section` (docs/filters.md); by default none.
+    func nativeFilters(_ filters: SearchFilters, in section: SectionID) -> Set<SearchFilters.Name>
     /// One item by its native id.
     func item(nativeID: String) async throws -> Item
+}
+
+extension MediaSource {
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
+        try await search(query, in: section, page: page)
+    }
+
+    public func nativeFilters(_ filters: SearchFilters, in section: SectionID) -> Set<SearchFilters.Name> { [] }
 }
 
 public enum SourceAvailability: Sendable, Hashable {

@@ -8,9 +8,13 @@ public struct SearchRequest: Sendable, Hashable {
     public let query: String
     public let scope: Scope
     public let page: Int
+    /// What the results are narrowed to (docs/filters.md); validated by `SearchFilters`' own initializer.
+    public let filters: SearchFilters
 
     /// Validates raw input as it arrives from a URL or the command line.
-    public init(query rawQuery: String?, scope rawScope: String?, page rawPage: String?) throws(InputError) {
+    public init(
+        query rawQuery: String?, scope rawScope: String?, page rawPage: String?, filters: SearchFilters = .none
+    ) throws(InputError) {
         let query = (rawQuery ?? "").trimmingWhitespace
         guard !query.isEmpty else { throw .emptyQuery }
         // Counted in Unicode code points, as JSON Schema's maxLength (docs/openapi.yaml) counts them.
@@ -30,13 +34,14 @@ public struct SearchRequest: Sendable, Hashable {
             guard let parsed = Int(rawPage), (1...Self.maxPage).contains(parsed) else { throw .invalidPage(rawPage) }
             page = parsed
         }
-        self.init(validatedQuery: query, scope: scope, page: page)
+        self.init(validatedQuery: query, scope: scope, page: page, filters: filters)
     }
 
-    private init(validatedQuery: String, scope: Scope, page: Int) {
+    private init(validatedQuery: String, scope: Scope, page: Int, filters: SearchFilters) {
         self.query = validatedQuery
         self.scope = scope
         self.page = page
+        self.filters = filters
     }
 }
 
@@ -52,6 +57,10 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case itemIDCount(Int)
     /// A yes/no query parameter (`deleted`, `permanent`) that is neither `true` nor `false`.
     case invalidFlag(name: String, value: String)
+    /// A filter (`orientation`, `size`, `color`, `type`) with a value it does not take.
+    case invalidFilter(name: String, value: String, accepted: [String])
+    /// A `license` filter that is not a comma list of `commercial`, `modification` and licence ids.
+    case invalidLicenseFilter(String)
 
     /// The most item ids one request may ask about.
     public static let maxItemIDs = 100
@@ -71,6 +80,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownSource: "unknown_source"
         case .invalidItemID, .itemIDCount: "invalid_item_id"
         case .invalidFlag: "invalid_parameter"
+        case .invalidFilter, .invalidLicenseFilter: "invalid_filter"
         }
     }
 
@@ -93,6 +103,11 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "Ask about 1 to \(Self.maxItemIDs) item ids at once (id=…&id=…); this asks about \(count)."
         case .invalidFlag(let name, let value):
             "\(name) is \"\(value.prefix(20))\"; use true or false (or leave it out for false)."
+        case .invalidFilter(let name, let value, let accepted):
+            "\(name) is \"\(value.prefix(20))\"; use one of: \(accepted.joined(separator: ", "))."
+        case .invalidLicenseFilter(let value):
+            "license is \"\(value.prefix(40))\"; use commercial, modification or licence ids such as cc0, pdm, "
+                + "cc-by, cc-by-sa-4.0, pixabay (comma-separated, at most \(SearchFilters.maxLicenseEntries))."
         }
     }
 

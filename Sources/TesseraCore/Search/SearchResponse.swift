@@ -25,6 +25,8 @@ public struct SectionResult: Sendable, Hashable, Codable {
     public var total: Int?
     public var hasMore: Bool
     public var error: ErrorInfo?
+    /// In a filtered search, which filters the source, Tessera, or neither applied.
+    public var filters: FilterReport?
     /// Time spent waiting on the service's answers (not sent to clients; see `SourceTiming`).
     public var sourceTime: Duration?
 
@@ -42,7 +44,7 @@ public struct SectionResult: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, title, items, total, hasMore, error
+        case id, title, items, total, hasMore, error, filters
     }
 
     // `total` is written as `null` when unknown, as the API documents; `error` only when present.
@@ -54,6 +56,7 @@ public struct SectionResult: Sendable, Hashable, Codable {
         total = try container.decodeIfPresent(Int.self, forKey: .total)
         hasMore = try container.decode(Bool.self, forKey: .hasMore)
         error = try container.decodeIfPresent(ErrorInfo.self, forKey: .error)
+        filters = try container.decodeIfPresent(FilterReport.self, forKey: .filters)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,6 +67,7 @@ public struct SectionResult: Sendable, Hashable, Codable {
         try container.encode(total, forKey: .total)
         try container.encode(hasMore, forKey: .hasMore)
         try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(filters, forKey: .filters)
     }
 }
 

@@ -96,18 +96,32 @@ public struct SearchService: Sendable {
         if case .disabled(let reason) = source.availability {
             return .failed(section, .disabled(source.id, reason: reason))
         }
+        let report = request.filters.isEmpty ? nil : FilterReport(request.filters, source: source, section: section)
+        if let report, !report.unsupported.isEmpty {
+            var result = SectionResult(
+                id: section, items: [], total: nil, hasMore: false, error: report.unsupportedError(section))
+            result.filters = report
+            return result
+        }
         let recorder = SourceTiming.Recorder()
         let started = ContinuousClock.now
         do {
             let page = try await SourceTiming.$recorder.withValue(recorder) {
                 try await withTimeout(source.id) {
-                    try await source.search(request.query, in: section, page: request.page)
+                    guard let report else {
+                        return try await source.search(request.query, in: section, page: request.page)
+                    }
+                    return try await self.filteredPage(source, request, in: section, report: report)
                 }
             }
             observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: nil)
-            let items = await seen.filter(page.items, section: section, query: request.query, page: request.page)
+            // A filtered search pages differently: its items are remembered apart from the unfiltered ones.
+            let key = ([request.query] + request.filters.queryItems.map { "\($0.name)=\($0.value)" })
+                .joined(separator: "\u{1}")
+            let items = await seen.filter(page.items, section: section, query: key, page: request.page)
             await recentItems.put(items)
             var result = SectionResult(id: section, items: items, total: page.total, hasMore: page.hasMore)
+            result.filters = report
             result.sourceTime = recorder.elapsed
             return result
         } catch {
@@ -115,6 +129,7 @@ public struct SearchService: Sendable {
             let failure = error as? SourceError ?? .badResponse(source.id, detail: String(describing: error))
             observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: failure)
             var result = SectionResult.failed(section, failure)
+            result.filters = report
             result.sourceTime = recorder.elapsed
             return result
         }

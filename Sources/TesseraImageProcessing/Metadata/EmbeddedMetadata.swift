@@ -123,6 +123,9 @@ struct EmbeddedMetadata {
         entries.add("Software", first(exifText("ifd0-Software"), xmp?.value("xmp:CreatorTool")))
         entries.add("Place", place)
         entries.add("Credit", first(xmp?.value("photoshop:Credit"), iptc?.value(IPTC.credit)))
+        // The licence a photo states (docs/licences.md): Creative Commons' own property, else the rights link.
+        entries.add(ImageInfo.licenseLinkLabel, first(xmp?.value("cc:license"), xmp?.value("xmpRights:WebStatement")))
+        entries.add(ImageInfo.usageTermsLabel, xmp?.value("xmpRights:UsageTerms"))
         let hasGPS = exif["ifd3-GPSLatitude"] != nil || xmp?.value("exif:GPSLatitude") != nil
         entries.add("GPS position", hasGPS ? "Yes" : "No")
         return entries

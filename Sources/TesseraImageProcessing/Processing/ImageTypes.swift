@@ -34,6 +34,10 @@ public struct RenderedImage: Sendable, Hashable {
 
 /// What a photo file says about itself: size and the embedded EXIF, IPTC and XMP metadata.
 public struct ImageInfo: Sendable, Hashable {
+    /// The `metadata` labels of the licence fields an XMP packet may carry.
+    public static let licenseLinkLabel = "Licence link"
+    public static let usageTermsLabel = "Usage terms"
+
     public var format: ImageFormat
     /// Width as displayed: EXIF orientations 5–8 swap width and height.
     public var width: Int

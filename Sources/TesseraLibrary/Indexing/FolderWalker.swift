@@ -5,6 +5,8 @@ struct FoundFile: Sendable, Hashable {
     /// `root/path`.
     var absolutePath: String
     var stamp: FileStamp
+    /// The first line of the nearest `.tessera-license` at or above the file's folder (docs/licences.md).
+    var folderLicense: String? = nil
 }
 
 /// Lists every regular file under a library folder, hidden files and folders left out.
@@ -24,6 +26,7 @@ struct FolderWalker {
     func walk(isCancelled: () -> Bool = { false }) -> Listing {
         var listing = Listing()
         var pending = [""]
+        var licenses: [String: String] = [:]
         while let folder = pending.popLast() {
             if isCancelled() { break }
             let absoluteFolder = folder.isEmpty ? root : join(root, folder)
@@ -35,6 +38,10 @@ struct FolderWalker {
                 continue
             }
             var subfolders: [String] = []
+            let license =
+                names.contains(Self.licenseFileName)
+                ? Self.readLicense(join(absoluteFolder, Self.licenseFileName)) : licenses[Self.parent(of: folder)]
+            licenses[folder] = license
             for name in names where !name.hasPrefix(".") {
                 let path = folder.isEmpty ? name : folder + "/" + name
                 let absolute = join(absoluteFolder, name)
@@ -43,7 +50,8 @@ struct FolderWalker {
                 case .directory:
                     subfolders.append(path)
                 case .file:
-                    listing.files.append(FoundFile(path: path, absolutePath: absolute, stamp: status.stamp))
+                    listing.files.append(
+                        FoundFile(path: path, absolutePath: absolute, stamp: status.stamp, folderLicense: license))
                 case .symlink:
                     guard let target = FileSystem.realPath(absolute) else {
                         listing.warnings.append(IndexWarning(path: path, problem: .brokenLink))
@@ -60,6 +68,21 @@ struct FolderWalker {
             pending.append(contentsOf: subfolders.reversed())
         }
         return listing
+    }
+
+    /// A folder's default licence for the photos in it and below that embed none.
+    static let licenseFileName = ".tessera-license"
+
+    /// The file's first non-blank line, from at most 1 KiB; `nil` when unreadable or blank.
+    static func readLicense(_ path: String) -> String? {
+        guard case .success(let data) = FileSystem.head(of: path, count: 1024) else { return nil }
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        return line
+    }
+
+    static func parent(of folder: String) -> String {
+        folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? ""
     }
 
     private func join(_ folder: String, _ name: String) -> String {

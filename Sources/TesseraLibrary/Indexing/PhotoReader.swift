@@ -42,12 +42,14 @@ struct PhotoReader: Sendable {
 
     static func photo(_ file: FoundFile, root: String, info: ImageInfo, now: Date) -> LibraryPhoto {
         let fileName = file.path.split(separator: "/").last.map(String.init) ?? file.path
+        var metadata = info.metadata
+        metadata.add(LibraryPhoto.folderLicenseLabel, file.folderLicense)
         return LibraryPhoto(
             root: root, path: file.path, stamp: file.stamp, format: info.format.rawValue, width: info.width,
             height: info.height, title: clean(info.title) ?? PathTags.readableTitle(fileName: fileName),
             caption: clean(info.caption), keywords: info.keywords.compactMap(clean),
             tags: PathTags.tags(forPath: file.path), creator: clean(info.creator), copyright: clean(info.copyright),
-            capturedAt: info.capturedAt, camera: clean(info.camera), metadata: info.metadata, indexedAt: now)
+            capturedAt: info.capturedAt, camera: clean(info.camera), metadata: metadata, indexedAt: now)
     }
 
     static func fileExtension(_ path: String) -> String {

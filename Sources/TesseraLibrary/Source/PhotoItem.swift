@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraImageProcessing
 
 extension LibraryPhoto {
     /// The API's `Item` for this photo. Image URLs are `local:` references (`ImageReference.library`); the server
@@ -17,8 +18,16 @@ extension LibraryPhoto {
         return Item(
             id: ItemID(source: .local, nativeID: id), kind: .image, title: title,
             tags: Tags.normalize(keywords + tags), creator: creator.map { Creator(name: $0) },
-            license: copyright.map(PhotoLicense.license(fromCopyright:)), pageURL: nil,
+            license: license, pageURL: nil,
             thumbnail: image(.thumb), preview: image(.preview), full: image(.original), metadata: metadataEntries)
+    }
+
+    /// The licence the file embeds, else its folder's default, else `unknown` (`Licenses.embedded`).
+    var license: License {
+        func entry(_ label: String) -> String? { metadata.first { $0.label == label }?.value }
+        return Licenses.embedded(
+            licenseURL: entry(Self.licenseLinkLabel), usageTerms: entry(Self.usageTermsLabel), copyright: copyright,
+            folderDefault: entry(Self.folderLicenseLabel))
     }
 
     /// What the detail view lists: the file's facts first, then every field its metadata had.
@@ -48,27 +57,9 @@ extension LibraryPhoto {
     }
 }
 
-/// A photo's licence, read from its copyright field.
-///
-/// A file says nothing about its licence but through that field, so the field itself is the licence's name,
-/// unless it names a Creative Commons licence or the public domain, which get their short name and link.
-/// Without a copyright field there is no licence: these are the user's own photos, and Tessera invents none.
-public enum PhotoLicense {
-    public static func license(fromCopyright copyright: String) -> License {
-        let text = copyright.uppercased()
-        if text.contains("CC0") {
-            return License(name: "CC0 1.0", url: "https://creativecommons.org/publicdomain/zero/1.0/")
-        }
-        if let match = text.firstMatch(of: /CC[ -]BY((?:-NC)?(?:-SA|-ND)?)[ -]?(\d\.\d)?/) {
-            let kinds = String(match.1)
-            let version = match.2.map(String.init) ?? "4.0"
-            return License(
-                name: "CC BY\(kinds) \(version)",
-                url: "https://creativecommons.org/licenses/by\(kinds.lowercased())/\(version)/")
-        }
-        if text.contains("PUBLIC DOMAIN") {
-            return License(name: "Public domain", url: "https://creativecommons.org/publicdomain/mark/1.0/")
-        }
-        return License(name: copyright)
-    }
+extension LibraryPhoto {
+    static let licenseLinkLabel = ImageInfo.licenseLinkLabel
+    static let usageTermsLabel = ImageInfo.usageTermsLabel
+    /// The metadata entry that keeps the folder's `.tessera-license` line, read at index time.
+    static let folderLicenseLabel = "Folder licence"
 }

@@ -18,8 +18,12 @@ struct SearchController<Context: ConnectionRequestContext> {
 
     private func validated(_ request: Request) throws(InputError) -> SearchRequest {
         let parameters = request.uri.queryParameters
+        let filters = try SearchFilters.parse(
+            license: parameters.get("license"), orientation: parameters.get("orientation"),
+            size: parameters.get("size"), color: parameters.get("color"), type: parameters.get("type"))
         return try SearchRequest(
-            query: parameters.get("q"), scope: parameters.get("scope"), page: parameters.get("page"))
+            query: parameters.get("q"), scope: parameters.get("scope"), page: parameters.get("page"),
+            filters: filters)
     }
 
     /// Each section is linked and encoded the moment it arrives, while slower sources are still working,

@@ -67,6 +67,15 @@ struct FastJSON {
             }
             raw("},")
         }
+        if let filters = section.filters {
+            raw(#""filters":{"native":"#)
+            array(filters.native) { $0.string($1.rawValue) }
+            raw(#","tessera":"#)
+            array(filters.tessera) { $0.string($1.rawValue) }
+            raw(#","unsupported":"#)
+            array(filters.unsupported) { $0.string($1.rawValue) }
+            raw("},")
+        }
         raw(#""hasMore":"#)
         raw(section.hasMore ? "true" : "false")
         raw(#","id":"#)
@@ -98,7 +107,7 @@ struct FastJSON {
         string(item.kind.rawValue)
         if let license = item.license {
             raw(#","license":"#)
-            link(name: license.name, url: license.url)
+            self.license(license)
         }
         if let listing = item.listing {
             raw(#","listing":"#)
@@ -211,6 +220,29 @@ struct FastJSON {
         if let width = image.width {
             raw(#","width":"#)
             int(width)
+        }
+        raw("}")
+    }
+
+    /// Keys in sorted order: the facts, `id`, `name`, `requiresCredit`, `url`, `version`.
+    private mutating func license(_ license: License) {
+        raw(#"{"allowsCommercialUse":"#)
+        raw(license.allowsCommercialUse ? "true" : "false")
+        raw(#","allowsModification":"#)
+        raw(license.allowsModification ? "true" : "false")
+        raw(#","id":"#)
+        string(license.id.rawValue)
+        raw(#","name":"#)
+        string(license.name)
+        raw(#","requiresCredit":"#)
+        raw(license.requiresCredit ? "true" : "false")
+        if let url = license.url {
+            raw(#","url":"#)
+            string(url)
+        }
+        if let version = license.version {
+            raw(#","version":"#)
+            string(version)
         }
         raw("}")
     }

@@ -77,13 +77,18 @@ export function licenseSentence(license) {
  * offered: Creative Commons licences, CC0, the Public Domain Mark (and Flickr's public-domain kin) and the
  * Pixabay licence do; all rights reserved, a store's terms (iTunes artwork and previews) and anything
  * unknown do not (except the person's own photos). The one place this rule lives: when items carry
- * normalised licence facts, it reads those.
+ * normalised licence facts (docs/licences.md), it reads those.
  */
 export function reuseAllowed(item) {
+    // The person's own (their library, an upload) is theirs to use, whatever rights it names.
+    if (['local', 'upload'].includes(item?.source)) return true;
+    const id = item?.license?.id;
+    if (id && typeof item.license.allowsCommercialUse === 'boolean') {
+        return id !== 'unknown' && id !== 'all-rights-reserved';
+    }
     const name = item?.license?.name ?? '';
     const url = item?.license?.url ?? '';
-    // No licence stated: the person's own (their library, an upload) is theirs to use; anything else is not.
-    if (!name && !url) return ['local', 'upload'].includes(item?.source);
+    if (!name && !url) return false;
     if (/all rights reserved/i.test(name) || isStoreTerms(name, url)) return false;
     if (/creativecommons\.org\/(licenses\/by|publicdomain\/(zero|mark))/.test(url)) return true;
     if (/\bCC[ -]?(0|BY)\b/i.test(name) || /public domain|no known copyright restrictions/i.test(name)) return true;
@@ -106,4 +111,19 @@ export function storeLink(item) {
 /** A store's terms (iTunes: Apple Media Services), under which artwork and previews only promote the store. */
 function isStoreTerms(name, url) {
     return /apple\.com\/legal|courtesy of itunes/i.test(`${url} ${name}`);
+}
+
+/**
+ * The server's three licence facts in plain words (docs/licences.md), e.g. "You may use this commercially.
+ * You may change it. Credit required." An item without them (an older server) says nothing here.
+ */
+export function licenseFacts(license) {
+    if (!license?.id || typeof license.allowsCommercialUse !== 'boolean') return '';
+    if (license.id === 'unknown') return 'Licence unknown: do not reuse it without asking the creator.';
+    if (license.id === 'all-rights-reserved') return 'All rights reserved: ask the creator before reusing it.';
+    return [
+        license.allowsCommercialUse ? 'You may use this commercially.' : 'Not for commercial use.',
+        license.allowsModification ? 'You may change it.' : 'Do not change it.',
+        license.requiresCredit ? 'Credit required.' : 'No credit required.',
+    ].join(' ');
 }

@@ -1,7 +1,7 @@
 // The detail view's side panel: creator, licence and what it allows, size, the credit line on screen, tags
 // as links that filter, and the metadata sheet without rows that say the same thing twice.
 import { $, h, formatNumber } from './dom.js';
-import { attributionText, isWebURL, licenseSentence } from './attribution.js';
+import { attributionText, isWebURL, licenseFacts, licenseSentence } from './attribution.js';
 
 const link = (url, text) =>
     (isWebURL(url) ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text) : text);
@@ -19,6 +19,7 @@ const dimensions = (image) =>
 export function renderInfo(item, { catalog, tagURL }) {
     $('#detail-creator').replaceChildren(item.creator?.name ? link(item.creator.url, item.creator.name) : 'unknown');
     $('#detail-license').replaceChildren(item.license?.name ? link(item.license.url, item.license.name) : 'not stated');
+    $('#detail-license-facts').textContent = licenseFacts(item.license);
     $('#detail-license-sentence').textContent = licenseSentence(item.license);
     $('#detail-size').textContent = [dimensions(largest(item)), catalog.sourceTitle(item.source)]
         .filter(Boolean).join(' · ');
@@ -36,6 +37,7 @@ export function clearInfo() {
     for (const id of ['#detail-creator', '#detail-license', '#detail-size', '#detail-page', '#detail-tags']) {
         $(id).replaceChildren();
     }
+    $('#detail-license-facts').textContent = '';
     $('#detail-license-sentence').textContent = '';
     $('#detail-credit').textContent = '';
     $('#detail-credit-block').hidden = true;

@@ -36,15 +36,24 @@ public struct FlickrClient: MediaSource {
     public var availability: SourceAvailability { apiKey.availability }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         let key = try apiKey.required(by: id)
         let pageSize = SearchRequest.pageSize
         // Past the 4,000-result cap Flickr answers error 20 or repeats results: there is nothing to ask for.
         guard (page - 1) * pageSize < Self.resultCap else { return .empty }
-        let url = endpoint.url(query: [
-            ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
-            ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
-            ("per_page", String(pageSize)), ("page", String(page)), ("format", "json"), ("nojsoncallback", "1"),
-        ])
+        // No Flickr licence passes the filter: nothing it could answer would.
+        guard let filterParameters = Self.filterParameters(filters) else { return .empty }
+        let url = endpoint.url(
+            query: [
+                ("method", "flickr.photos.search"), ("api_key", key), ("text", query), ("safe_search", "1"),
+                ("content_type", "1"), ("media", "photos"), ("sort", "relevance"), ("extras", Self.extras),
+                ("per_page", String(pageSize)), ("page", String(page)), ("format", "json"), ("nojsoncallback", "1"),
+            ] + filterParameters)
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["api_key"]) {
             response throws(SourceError) in
             try Self.searchPage(response, page: page)
@@ -176,7 +185,7 @@ extension FlickrClient {
 
         var item = Item(
             id: ItemID(source: .flickr, nativeID: photo.id), kind: .image, title: title.isEmpty ? "Untitled" : title,
-            tags: tags, creator: creator, license: photo.license.flatMap(license), pageURL: pageURL, sizes: sizes,
+            tags: tags, creator: creator, license: Licenses.flickr(id: photo.license), pageURL: pageURL, sizes: sizes,
             metadata: metadata)
         ImagePicker.assign(&item)
         return item
@@ -191,37 +200,6 @@ extension FlickrClient {
             return ImageSize(name: name, url: "https://live.staticflickr.com/\(path(server))/\(file)")
         }
     }
-
-    /// `flickr.photos.licenses.getInfo`, as listed in docs/sources.md.
-    static func license(_ id: String) -> License? {
-        Int(id.trimmingWhitespace).flatMap { licenses[$0] }
-    }
-
-    /// Ids 11–16 (the CC 4.0 family) are reported by one third-party note only; the names follow
-    /// Creative Commons' own short names because Flickr's wording for them is unconfirmed.
-    static let licenses: [Int: License] = {
-        let cc = "https://creativecommons.org/licenses/"
-        return [
-            0: License(name: "All Rights Reserved"),
-            1: License(name: "Attribution-NonCommercial-ShareAlike License", url: cc + "by-nc-sa/2.0/"),
-            2: License(name: "Attribution-NonCommercial License", url: cc + "by-nc/2.0/"),
-            3: License(name: "Attribution-NonCommercial-NoDerivs License", url: cc + "by-nc-nd/2.0/"),
-            4: License(name: "Attribution License", url: cc + "by/2.0/"),
-            5: License(name: "Attribution-ShareAlike License", url: cc + "by-sa/2.0/"),
-            6: License(name: "Attribution-NoDerivs License", url: cc + "by-nd/2.0/"),
-            7: License(name: "No known copyright restrictions", url: "https://www.flickr.com/commons/usage/"),
-            8: License(name: "United States Government Work", url: "http://www.usa.gov/copyright.shtml"),
-            9: License(
-                name: "Public Domain Dedication (CC0)", url: "https://creativecommons.org/publicdomain/zero/1.0/"),
-            10: License(name: "Public Domain Mark", url: "https://creativecommons.org/publicdomain/mark/1.0/"),
-            11: License(name: "CC BY 4.0", url: cc + "by/4.0/"),
-            12: License(name: "CC BY-SA 4.0", url: cc + "by-sa/4.0/"),
-            13: License(name: "CC BY-ND 4.0", url: cc + "by-nd/4.0/"),
-            14: License(name: "CC BY-NC 4.0", url: cc + "by-nc/4.0/"),
-            15: License(name: "CC BY-NC-SA 4.0", url: cc + "by-nc-sa/4.0/"),
-            16: License(name: "CC BY-NC-ND 4.0", url: cc + "by-nc-nd/4.0/"),
-        ]
-    }()
 
     /// Flickr's `datetaken` as precise as the owner said: granularity 4 is a month, 6 a year, 8 "circa"
     /// a year. `datetakenunknown` means Flickr filled in the upload time, so there is nothing to show.

@@ -13,9 +13,7 @@ public struct ITunesClient: MediaSource {
     /// answers; an hour spares that budget while prices and charts stay reasonably fresh.
     static let cacheTTL: Duration = .seconds(60 * 60)
     /// The store's terms; previews must be credited as "provided courtesy of iTunes".
-    static let license = License(
-        name: "Apple Media Services terms (preview courtesy of iTunes)",
-        url: "https://www.apple.com/legal/internet-services/itunes/")
+    static let license = Licenses.itunes
 
     public let id = SourceID.itunes
     public let sections: [SectionID] = [.movies, .music, .apps, .books]

@@ -27,13 +27,19 @@ public struct OpenverseClient: MediaSource {
     public var availability: SourceAvailability { .enabled }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         guard page <= Self.maxPage else { return .empty }
         let url = endpoint.url(
             "images/",
             query: [
                 ("q", query), ("page", String(page)), ("page_size", String(SearchRequest.pageSize)),
                 ("mature", "false"),
-            ])
+            ] + Self.filterParameters(filters))
         return try await http.get(url, source: id, ttl: Self.cacheTTL) { response throws(SourceError) in
             if let failure = Self.failure(response) {
                 // Past the last page Openverse refuses the `page`: that is the end of the results.
@@ -114,9 +120,9 @@ public struct OpenverseClient: MediaSource {
         let creator = nonEmpty(image.creator).map {
             Creator(name: PlainText.fromHTML($0), url: nonEmpty(image.creator_url))
         }
-        let license = nonEmpty(image.license).map {
-            License(name: licenseName($0, version: image.license_version), url: nonEmpty(image.license_url))
-        }
+        var license = Licenses.openverse(
+            license: nonEmpty(image.license), version: image.license_version, url: nonEmpty(image.license_url))
+        if let code = nonEmpty(image.license) { license.name = licenseName(code, version: image.license_version) }
         return Item(
             id: ItemID(source: .openverse, nativeID: image.id), kind: .image,
             title: title.isEmpty ? "Untitled" : title,

@@ -27,14 +27,21 @@ public struct PixabayClient: MediaSource {
     public var availability: SourceAvailability { apiKey.availability }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         let pageSize = SearchRequest.pageSize
         // Past the 500-result cap Pixabay answers 400; there is nothing to ask for.
         guard (page - 1) * pageSize < Self.resultCap else { return .empty }
-        let url = endpoint.url(query: [
-            ("key", try apiKey.required(by: id)), ("q", query), ("lang", "en"), ("image_type", "all"),
-            ("safesearch", "true"),
-            ("page", String(page)), ("per_page", String(pageSize)),
-        ])
+        let url = endpoint.url(
+            query: [
+                ("key", try apiKey.required(by: id)), ("q", query), ("lang", "en"),
+                ("image_type", filters.type?.rawValue ?? "all"), ("safesearch", "true"),
+                ("page", String(page)), ("per_page", String(pageSize)),
+            ] + Self.filterParameters(filters))
         return try await http.get(url, source: id, ttl: Self.cacheTTL, redacting: ["key"]) {
             response throws(SourceError) in
             if let failure = failure(response) {
@@ -124,7 +131,7 @@ public struct PixabayClient: MediaSource {
             kind: hit.type == "film" || hit.type == "animation" ? .video : .image,
             title: title(tags: tags, id: hit.id),
             tags: tags, creator: creator,
-            license: License(name: "Pixabay Content License", url: "https://pixabay.com/service/license-summary/"),
+            license: Licenses.pixabay,
             pageURL: hit.pageURL, sizes: sizes, metadata: metadata)
         ImagePicker.assign(&item)
         return item

@@ -29,6 +29,12 @@ public struct WikimediaClient: MediaSource {
     public var availability: SourceAvailability { .enabled }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         let pageSize = SearchRequest.pageSize
         let offset = (page - 1) * pageSize
         guard offset >= 0, offset + pageSize <= Self.searchWindow else {
@@ -36,7 +42,7 @@ public struct WikimediaClient: MediaSource {
         }
         let url = endpoint.url(query: [
             ("action", "query"), ("format", "json"), ("formatversion", "2"), ("generator", "search"),
-            ("gsrsearch", "\(Self.fileTypes) \(query)"), ("gsrnamespace", "6"), ("gsrlimit", String(pageSize)),
+            ("gsrsearch", "\(Self.keywords(filters)) \(query)"), ("gsrnamespace", "6"), ("gsrlimit", String(pageSize)),
             ("gsroffset", String(offset)), ("prop", "imageinfo"), ("iiprop", Self.imageProperties),
             ("iiurlwidth", String(Self.thumbWidth)),
         ])
@@ -138,9 +144,10 @@ extension WikimediaClient {
         let creator = text("Artist").map { name in
             Creator(name: name, url: meta["Artist"].flatMap { firstLink(in: $0, page: info.descriptionurl) })
         }
-        let license = (text("LicenseShortName") ?? text("UsageTerms")).map {
-            License(name: $0, url: text("LicenseUrl").flatMap { absolute($0, page: info.descriptionurl) })
-        }
+        let license = Licenses.wikimedia(
+            shortName: text("LicenseShortName"),
+            url: text("LicenseUrl").flatMap { absolute($0, page: info.descriptionurl) },
+            usageTerms: text("UsageTerms"), attributionRequired: text("AttributionRequired"))
         var item = Item(
             id: ItemID(source: .wikimedia, nativeID: String(pageID)), kind: .image,
             title: text("ObjectName") ?? title(fromPage: page.title) ?? "File \(pageID)",

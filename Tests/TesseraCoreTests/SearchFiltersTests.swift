@@ -1,0 +1,70 @@
+import TesseraCore
+import Testing
+
+@Suite("Search filters: parsing and Tessera's own checks")
+struct SearchFiltersTests {
+    @Test func parsesEveryFilterAndRefusesTheRest() throws {
+        let filters = try SearchFilters.parse(
+            license: "commercial,cc-by,cc0,cc-by", orientation: "square", size: "large", color: "transparent",
+            type: "vector")
+        #expect(filters.license?.commercial == true && filters.license?.modification == false)
+        #expect(filters.license?.ids == ["cc-by", "cc0"], "repeats dropped")
+        #expect(filters.names == [.license, .orientation, .size, .color, .type])
+        #expect(
+            filters.queryItems.map(\.value) == ["commercial,cc-by,cc0", "square", "large", "transparent", "vector"])
+        #expect(try SearchFilters.parse(license: nil, orientation: nil, size: nil, color: nil, type: nil).isEmpty)
+        for (name, value) in [("orientation", "wide"), ("size", ""), ("color", "Red"), ("type", "svg")] {
+            #expect(throws: InputError.self) {
+                try SearchFilters.parse(
+                    license: nil, orientation: name == "orientation" ? value : nil, size: name == "size" ? value : nil,
+                    color: name == "color" ? value : nil, type: name == "type" ? value : nil)
+            }
+        }
+        for license in ["", "CC0", "cc0,", "gpl", "cc-by-5.0"] {
+            #expect(throws: InputError.invalidLicenseFilter(license)) {
+                try SearchFilters.parse(license: license, orientation: nil, size: nil, color: nil, type: nil)
+            }
+        }
+    }
+
+    @Test func licenceFilterNeverPassesUnknownAndMatchesFamilies() {
+        var filter = SearchFilters.LicenseFilter()
+        #expect(filter.allows(Licenses.pixabay) && !filter.allows(Licenses.unknown()) && !filter.allows(nil))
+        filter.commercial = true
+        #expect(!filter.allows(Licenses.flickr(id: "2")) && filter.allows(Licenses.flickr(id: "4")))
+        filter.ids = ["cc-by-sa"]
+        #expect(filter.allows(Licenses.flickr(id: "5")) && filter.allows(Licenses.flickr(id: "12")))
+        #expect(!filter.allows(Licenses.flickr(id: "4")))
+        filter.ids = ["cc-by-sa-4.0"]
+        #expect(!filter.allows(Licenses.flickr(id: "5")) && filter.allows(Licenses.flickr(id: "12")))
+    }
+
+    @Test func orientationAndSizeThresholds() {
+        let orientations: [(Int, Int, SearchFilters.Orientation)] = [
+            (1000, 1000, .square), (1100, 1000, .square), (1101, 1000, .landscape), (1000, 1101, .portrait),
+            (640, 480, .landscape), (3, 4, .portrait),
+        ]
+        for (width, height, expected) in orientations {
+            #expect(SearchFilters.orientation(width: width, height: height) == expected, "\(width)×\(height)")
+        }
+        let sizes: [(Int, Int, SearchFilters.Size)] = [
+            (639, 4000, .small), (640, 640, .medium), (4000, 1599, .medium), (1600, 1600, .large), (20, 20, .small),
+        ]
+        for (width, height, expected) in sizes {
+            #expect(SearchFilters.size(width: width, height: height) == expected, "\(width)×\(height)")
+        }
+    }
+
+    @Test func itemsWithoutTheFactsCannotBeChecked() throws {
+        let filters = try SearchFilters.parse(
+            license: nil, orientation: "landscape", size: nil, color: "red", type: nil)
+        var item = Item(id: ItemID(source: .flickr, nativeID: "1"), kind: .image, title: "t")
+        #expect(filters.check(.orientation, item) == nil)
+        #expect(filters.check(.color, item) == nil)
+        item.sizes = [ImageSize(name: "url_l", url: "x", width: 1024, height: 683)]
+        #expect(filters.check(.orientation, item) == true)
+        // The original's size, where the source names it, outranks the renditions served.
+        item.metadata = [MetadataEntry("Original size", "2000 × 3000")]
+        #expect(filters.check(.orientation, item) == false)
+    }
+}
