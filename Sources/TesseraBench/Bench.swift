@@ -13,7 +13,7 @@ struct Bench: AsyncParsableCommand {
         commandName: "tessera-bench", abstract: "Tessera's benchmarks.",
         subcommands: [
             SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self, GalleryBench.self,
-            AbuseBench.self, StandInsCommand.self,
+            AbuseBench.self, ClusterBench.self, StandInsCommand.self,
         ],
         defaultSubcommand: SearchOverhead.self)
 }
