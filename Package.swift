@@ -138,7 +138,8 @@ let package = Package(
             ]
         ),
         // PostgreSQL through postgres-nio: the shared stores for several servers behind one database.
-        // Only the server links it; the lower modules keep their SQLite engine and know nothing of it.
+        // The server, the `tessera` command (migrate, library) and test support link it; the lower modules keep
+        // their SQLite engine and know nothing of it.
         .target(
             name: "TesseraPostgres",
             dependencies: [
@@ -151,6 +152,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // `tessera migrate` reads a SQLite data folder's tables as they are.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // `tessera backup` and `tessera restore`: a data folder in one checked file (docs/deploy.md).
@@ -224,6 +227,7 @@ let package = Package(
                 "TesseraLibrary",
                 "TesseraGalleries",
                 "TesseraImageProcessing",
+                "TesseraPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -254,10 +258,12 @@ let package = Package(
                 "TesseraStorage",
                 "TesseraImageProcessing",
                 "TesseraLibrary",
+                "TesseraPostgres",
                 "TesseraTestSupport",
                 "TesseraAccounts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

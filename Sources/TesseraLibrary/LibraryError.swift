@@ -6,12 +6,15 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAFolder(String)
     /// The index (SQLite or PostgreSQL) failed; `detail` is the database's own message.
     case database(String)
+    /// The index is shared (PostgreSQL) and another server or command is indexing it now.
+    case indexedElsewhere
 
     public var code: String {
         switch self {
         case .missingFolder: "missing_folder"
         case .notAFolder: "not_a_folder"
         case .database: "library_database"
+        case .indexedElsewhere: "library_busy"
         }
     }
 
@@ -20,6 +23,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingFolder(let path): "There is no folder \(path); check the path."
         case .notAFolder(let path): "\(path) is not a folder; give the folder that holds your photos."
         case .database(let detail): "The library index could not be read or written (\(detail))."
+        case .indexedElsewhere:
+            "Another Tessera (a server or a command) is indexing the shared library index now; run this again once it is done."
         }
     }
 
@@ -27,7 +32,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isBadInput: Bool {
         switch self {
         case .missingFolder, .notAFolder: true
-        case .database: false
+        case .database, .indexedElsewhere: false
         }
     }
 

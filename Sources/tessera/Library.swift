@@ -32,11 +32,12 @@ struct LibraryIndex: AsyncParsableCommand {
     var concurrency = 4
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var shared: SharedIndexOptions
 
     func run() async throws {
-        let configuration = try Exit.configuration(common)
+        let configuration = try shared.configuration(common)
         guard (1...64).contains(concurrency) else { throw Exit.badInput("--concurrency must be 1–64.") }
-        let store = try LibraryCommand.openStore(configuration)
+        let store = try await LibraryCommand.openStore(configuration)
         let indexer = LibraryIndexer(
             store: store, processor: ImageProcessor(concurrency: concurrency), concurrency: concurrency)
         let printer = ProgressPrinter(isTerminal: isatty(STDERR_FILENO) == 1)
@@ -46,7 +47,15 @@ struct LibraryIndex: AsyncParsableCommand {
         let signals = StopOnSignal { stop.cancel() }
         let indexing = Task { () async -> Result<IndexSummary, LibraryError> in
             do throws(LibraryError) {
-                return .success(try await indexer.index(folder: folder) { printer.show($0) })
+                // On PostgreSQL, only while no server (or other command) indexes the shared index.
+                let indexed = try await store.whileIndexing { () async -> Result<IndexSummary, LibraryError> in
+                    do throws(LibraryError) {
+                        return .success(try await indexer.index(folder: folder) { printer.show($0) })
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                return indexed ?? .failure(.indexedElsewhere)
             } catch {
                 return .failure(error)
             }
@@ -100,6 +109,7 @@ struct LibrarySearch: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var shared: SharedIndexOptions
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
@@ -109,7 +119,7 @@ struct LibrarySearch: AsyncParsableCommand {
         } catch {
             throw Exit.badInput(error.message)
         }
-        let configuration = try Exit.configuration(common)
+        let configuration = try shared.configuration(common)
         if let client = try remote.client(configuration) {
             // The server's `local` section: the folders it was started with.
             let response = try await Remote.search(request, on: client)
@@ -117,9 +127,9 @@ struct LibrarySearch: AsyncParsableCommand {
             print(response)
             return
         }
-        let store = try LibraryCommand.openStore(configuration)
+        let store = try await LibraryCommand.openStore(configuration)
         let roots: [String]
-        do {
+        do throws(LibraryError) {
             roots = configuration.libraries.isEmpty ? try await store.roots() : configuration.libraries
         } catch {
             throw Exit.failure(error.message)
@@ -140,17 +150,6 @@ struct LibrarySearch: AsyncParsableCommand {
             Terminal.out(String(decoding: JSONBody.encode(response), as: UTF8.self) + "\n")
         } else {
             Terminal.out(SearchTable.render(response))
-        }
-    }
-}
-
-/// What both subcommands share: the store.
-enum LibraryCommand {
-    static func openStore(_ configuration: AppConfiguration) throws -> LibraryStore {
-        do {
-            return try LibraryStore.open(dataDirectory: configuration.dataDirectory)
-        } catch {
-            throw Exit.failure(error.message)
         }
     }
 }

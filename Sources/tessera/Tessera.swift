@@ -8,6 +8,6 @@ struct Tessera: AsyncParsableCommand {
         abstract: "Search free media services and your own photo folders; collect what you find.",
         subcommands: [
             Serve.self, Search.self, Library.self, GalleryCommand.self, UserCommand.self, BackupCommand.self,
-            RestoreCommand.self,
+            RestoreCommand.self, MigrateCommand.self,
         ])
 }
