@@ -58,7 +58,7 @@ struct AccountMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
 
     /// A page of the web app rather than the API or an image.
     static func isPage(_ path: String) -> Bool {
-        !path.hasPrefix("/api/") && !path.hasPrefix("/img/") && path != "/metrics"
+        !path.hasPrefix("/api/") && !path.hasPrefix("/img/") && !path.hasPrefix("/media/") && path != "/metrics"
     }
 
     /// `/login?next=<the page>`, so signing in comes back to it.
