@@ -126,19 +126,65 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
     // MARK: - Writing
 
     /// Writes `change` of gallery `id` as an event, in the caller's transaction, and notifies every server once
-    /// it commits; every `pruneEvery`th also deletes the events older than the last `kept`.
-    static func record(_ change: GalleryChange, of id: GalleryID, _ connection: PostgresConnection) async throws {
+    /// it commits; in the same statement (one round trip) writes the gallery's new revision (`bumped`) and
+    /// inserts the item the change adds (`inserted`). Every `pruneEvery`th also deletes the events older than the
+    /// last `kept`.
+    static func record(
+        _ change: GalleryChange, of id: GalleryID, bumping bumped: GalleryRow? = nil,
+        inserting inserted: GalleryItemRow? = nil, _ connection: PostgresConnection
+    ) async throws {
         let text = try StoredChange(change).encoded()
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 18)
+        sql.appendLiteral("WITH ")
+        if let row = inserted {
+            sql.appendLiteral("inserted AS (INSERT INTO gallery_item (\(GalleryItemRow.columns)) VALUES (")
+            sql.appendInterpolation(row.id)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.galleryID)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.position)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.item)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.sourceURL)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.imageHash)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.imageFormat)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.imageSize)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.width)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.height)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(row.addedAt)
+            sql.appendLiteral(")), ")
+        }
+        if let gallery = bumped {
+            sql.appendLiteral("bumped AS (UPDATE gallery SET revision = ")
+            sql.appendInterpolation(gallery.revision)
+            sql.appendLiteral(", updated_at = ")
+            sql.appendInterpolation(gallery.updatedAt)
+            sql.appendLiteral(" WHERE id = ")
+            sql.appendInterpolation(gallery.id)
+            sql.appendLiteral("), ")
+        }
+        sql.appendLiteral("event AS (INSERT INTO gallery_event (gallery_id, revision, change) VALUES (")
+        sql.appendInterpolation(id.rawValue)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(change.revision)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(text)
+        sql.appendLiteral(") RETURNING id) SELECT event.id FROM event, pg_notify(")
+        sql.appendInterpolation(channel)
+        sql.appendLiteral(", event.id::text) AS notified")
         var eventID: Int64 = 0
-        for try await value in try await connection.query(
-            """
-            INSERT INTO gallery_event (gallery_id, revision, change)
-            VALUES (\(id.rawValue), \(change.revision), \(text)) RETURNING id
-            """, logger: .quiet
-        ).decode(Int64.self) {
+        for try await value in try await connection.query(PostgresQuery(stringInterpolation: sql), logger: .quiet)
+            .decode(Int64.self)
+        {
             eventID = value
         }
-        try await connection.query("SELECT pg_notify(\(channel), \(String(eventID)))", logger: .quiet)
         if eventID % pruneEvery == 0 {
             try await connection.query("DELETE FROM gallery_event WHERE id <= \(eventID - kept)", logger: .quiet)
         }

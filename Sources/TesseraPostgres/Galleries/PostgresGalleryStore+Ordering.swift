@@ -12,6 +12,7 @@ extension PostgresGalleryStore {
     static func position(
         in galleryID: String, at index: Int?, moving: GalleryItemRow?, _ connection: PostgresConnection
     ) async throws -> (Int64, Int) {
+        if moving == nil, let placed = try await appended(in: galleryID, at: index, connection) { return placed }
         let count =
             try await number("SELECT count(*) FROM gallery_item WHERE gallery_id = \(galleryID)", connection)
             - (moving == nil ? 0 : 1)
@@ -58,6 +59,24 @@ extension PostgresGalleryStore {
             ).first
         }
         return try await position(in: galleryID, at: index, moving: renumbered, connection)
+    }
+
+    /// An added item's place when it goes first or last (or the gallery is empty): one query, where the general
+    /// case takes two; nil when it goes between two items.
+    private static func appended(in galleryID: String, at index: Int?, _ connection: PostgresConnection)
+        async throws -> (Int64, Int)?
+    {
+        for try await (count, first, last) in try await connection.query(
+            """
+            SELECT count(*), coalesce(min(position), 0), coalesce(max(position), 0)
+            FROM gallery_item WHERE gallery_id = \(galleryID)
+            """, logger: .quiet
+        ).decode((Int, Int64, Int64).self) {
+            let target = min(index ?? count, count)
+            if target == count { return (last + gap, target) }
+            if target == 0 { return (first - gap, 0) }
+        }
+        return nil
     }
 
     /// Spreads the gallery's positions out again, `gap` apart, keeping the order: one statement, which the

@@ -11,7 +11,7 @@ extension PostgresGalleryStore {
         let time = now()
         let id = GalleryID.random()
         let linker = linker
-        return try await write { connection in
+        return try await write(id) { connection in
             try await connection.query(
                 """
                 INSERT INTO gallery (id, name, created_at, updated_at, deleted_at, revision)
@@ -48,7 +48,7 @@ extension PostgresGalleryStore {
     }
 
     public func deletePermanently(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Set<String> {
-        try await write { connection in
+        try await write(id) { connection in
             _ = try await Self.checkedRow(id, connection, ifRevision: ifRevision, allowDeleted: true)
             var unused: Set<String> = []
             for try await hash in try await connection.query(
@@ -62,7 +62,7 @@ extension PostgresGalleryStore {
                 unused.insert(hash)
             }
             try await connection.query("DELETE FROM gallery WHERE id = \(id.rawValue)", logger: .quiet)
-            return (unused, (id, .gone))
+            return (unused, PendingChange(change: .gone))
         }
     }
 
@@ -76,23 +76,21 @@ extension PostgresGalleryStore {
         let time = now()
         let itemID = GalleryItemID.random()
         let linker = linker
-        let added: AddedItem = try await write { connection in
+        // Four round trips and the commit: lock, place, then item, revision and event in one statement.
+        let added: AddedItem = try await write(id) { connection in
             var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
             let (position, placed) = try await Self.position(in: id.rawValue, at: index, moving: nil, connection)
             let row = GalleryItemRow(
                 id: itemID.rawValue, galleryID: id.rawValue, position: position, item: itemJSON,
                 sourceURL: image.sourceURL, imageHash: image.hash, imageFormat: image.format, imageSize: image.size,
                 width: image.width, height: image.height, addedAt: time)
-            try await connection.query(
-                """
-                INSERT INTO gallery_item (\(unescaped: GalleryItemRow.columns)) VALUES (
-                    \(row.id), \(row.galleryID), \(row.position), \(row.item), \(row.sourceURL), \(row.imageHash),
-                    \(row.imageFormat), \(row.imageSize), \(row.width), \(row.height), \(row.addedAt))
-                """, logger: .quiet)
-            try await Self.bump(&gallery, at: time, connection)
+            Self.bump(&gallery, at: time)
             let item = try Self.item(row, linker: linker)
             let change = GalleryChange.added(revision: gallery.revision, index: placed, item: item)
-            return (AddedItem(item: item, index: placed, revision: gallery.revision), (id, change))
+            return (
+                AddedItem(item: item, index: placed, revision: gallery.revision),
+                PendingChange(change: change, bumped: gallery, inserted: row)
+            )
         }
         return (added.item, added.index, added.revision)
     }
@@ -101,12 +99,13 @@ extension PostgresGalleryStore {
         -> Int
     {
         let time = now()
-        return try await write { connection in
+        return try await write(id) { connection in
             var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
             _ = try await Self.itemRow(itemID, of: id, connection)
             try await connection.query("DELETE FROM gallery_item WHERE id = \(itemID.rawValue)", logger: .quiet)
-            try await Self.bump(&gallery, at: time, connection)
-            return (gallery.revision, (id, .removed(revision: gallery.revision, itemID: itemID)))
+            Self.bump(&gallery, at: time)
+            let change = GalleryChange.removed(revision: gallery.revision, itemID: itemID)
+            return (gallery.revision, PendingChange(change: change, bumped: gallery))
         }
     }
 
@@ -115,7 +114,7 @@ extension PostgresGalleryStore {
     {
         guard index >= 0 else { throw .invalidIndex(index) }
         let time = now()
-        let moved: [Int] = try await write { connection in
+        let moved: [Int] = try await write(id) { connection in
             var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
             let row = try await Self.itemRow(itemID, of: id, connection)
             let (position, placed) = try await Self.position(in: id.rawValue, at: index, moving: row, connection)
@@ -123,9 +122,9 @@ extension PostgresGalleryStore {
                 try await connection.query(
                     "UPDATE gallery_item SET position = \(position) WHERE id = \(itemID.rawValue)", logger: .quiet)
             }
-            try await Self.bump(&gallery, at: time, connection)
+            Self.bump(&gallery, at: time)
             let change = GalleryChange.moved(revision: gallery.revision, itemID: itemID, index: placed)
-            return ([gallery.revision, placed], (id, change))
+            return ([gallery.revision, placed], PendingChange(change: change, bumped: gallery))
         }
         return (moved[0], moved[1])
     }
@@ -145,13 +144,10 @@ extension PostgresGalleryStore {
         return row
     }
 
-    /// One more revision, now.
-    static func bump(_ gallery: inout GalleryRow, at time: Double, _ connection: PostgresConnection) async throws {
+    /// One more revision, now: written with the change's event (`PendingChange.bumped`).
+    static func bump(_ gallery: inout GalleryRow, at time: Double) {
         gallery.revision += 1
         gallery.updatedAt = time
-        try await connection.query(
-            "UPDATE gallery SET revision = \(gallery.revision), updated_at = \(time) WHERE id = \(gallery.id)",
-            logger: .quiet)
     }
 
     private func changeGallery(
@@ -160,7 +156,7 @@ extension PostgresGalleryStore {
     ) async throws(GalleryError) -> Gallery {
         let time = now()
         let linker = linker
-        return try await write { connection in
+        return try await write(id) { connection in
             var row = try await Self.checkedRow(id, connection, ifRevision: ifRevision, allowDeleted: allowDeleted)
             row.revision += 1
             row.updatedAt = time
@@ -171,7 +167,7 @@ extension PostgresGalleryStore {
                     revision = \(row.revision)
                 WHERE id = \(row.id)
                 """, logger: .quiet)
-            return (try await Self.summary(row, connection, linker: linker), (id, event))
+            return (try await Self.summary(row, connection, linker: linker), PendingChange(change: event))
         }
     }
 }

@@ -9,10 +9,12 @@ import TesseraGalleries
 /// SQLite `GalleryStore` (one suite tests both).
 ///
 /// Every change is one transaction that first locks the gallery's row (`SELECT … FOR UPDATE`), so changes to
-/// one gallery from several servers take turns and revisions never fork. Within this server, changes also run
-/// one at a time and `onChange` is told after each commit, before the next change starts: in commit order, as
-/// the SQLite writer's queue does. Each change also writes its event row in its transaction, which is how every
-/// server hears of it (`PostgresGalleryEvents`).
+/// one gallery from several servers take turns and revisions never fork. Within this server, changes to one
+/// gallery also run one at a time and `onChange` is told after each commit, before that gallery's next change
+/// starts: in commit order per gallery, which is all the streams need (`GalleryEvents` keeps subscribers,
+/// revisions and missed changes per gallery; nothing orders changes across galleries). Changes to different
+/// galleries run side by side (`KeyedSerialQueue`). Each change also writes its event row in its transaction,
+/// which is how every server hears of it (`PostgresGalleryEvents`).
 ///
 /// Split by concern: reads (`+Reading`), changes (`+Writing`), item order (`+Ordering`).
 public final class PostgresGalleryStore: GalleryStoring {
@@ -20,7 +22,7 @@ public final class PostgresGalleryStore: GalleryStoring {
     let linker: any ImageLinking
     let onChange: @Sendable (GalleryID, GalleryChange) -> Void
     let now: @Sendable () -> Double
-    private let writes = SerialQueue()
+    private let writes = KeyedSerialQueue()
 
     public init(
         database: PostgresAppDatabase, linker: any ImageLinking,
@@ -40,23 +42,25 @@ public final class PostgresGalleryStore: GalleryStoring {
         try await Self.galleryErrors { try await self.database.withConnection(body) }
     }
 
-    /// A change: one transaction, with the event of the change it reports (`PostgresGalleryEvents`), then
-    /// `onChange` with that change, before the next change starts.
+    /// A change to gallery `id`: one transaction, ending with the event of the change it reports, written in one
+    /// statement with the revision bump and the added item, if any (`PostgresGalleryEvents.record`); then
+    /// `onChange` with that change, before the gallery's next change starts.
     func write<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, (GalleryID, GalleryChange)?)
+        _ id: GalleryID, _ body: @escaping @Sendable (PostgresConnection) async throws -> (T, PendingChange?)
     ) async throws(GalleryError) -> T {
         let database = database
         let onChange = onChange
         return try await Self.galleryErrors {
-            try await self.writes.run {
+            try await self.writes.run(id.rawValue) {
                 let (value, change) = try await database.withTransaction { connection in
-                    let (value, change) = try await body(connection)
-                    if let (id, change) = change {
-                        try await PostgresGalleryEvents.record(change, of: id, connection)
+                    let (value, pending) = try await body(connection)
+                    if let pending {
+                        try await PostgresGalleryEvents.record(
+                            pending.change, of: id, bumping: pending.bumped, inserting: pending.inserted, connection)
                     }
-                    return (value, change)
+                    return (value, pending?.change)
                 }
-                if let (id, change) = change { onChange(id, change) }
+                if let change { onChange(id, change) }
                 return value
             }
         }
@@ -73,21 +77,46 @@ public final class PostgresGalleryStore: GalleryStoring {
     }
 }
 
-/// Runs operations one after another, each to its end, in the order they were handed in.
-final class SerialQueue: Sendable {
-    private let tail = Mutex<Task<Void, Never>?>(nil)
+/// What a change leaves for the statement that ends its transaction: the change (its event), the gallery row
+/// with its new revision (written there), and the item it adds (inserted there).
+struct PendingChange: Sendable {
+    var change: GalleryChange
+    var bumped: GalleryRow?
+    var inserted: GalleryItemRow?
+}
 
-    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = tail.withLock { tail -> Task<T, any Error> in
-            let previous = tail
+/// Runs the operations of one key one after another, each to its end, in the order they were handed in;
+/// those of different keys run side by side.
+final class KeyedSerialQueue: Sendable {
+    /// The last operation of each key still running, with a number telling it from its successors.
+    private let tails = Mutex<(next: UInt64, tails: [String: (number: UInt64, task: Task<Void, Never>)])>((0, [:]))
+
+    func run<T: Sendable>(_ key: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = tails.withLock { state -> Task<T, any Error> in
+            let previous = state.tails[key]?.task
             let task = Task<T, any Error> {
                 await previous?.value
                 return try await operation()
             }
-            tail = Task { _ = try? await task.value }
+            state.next += 1
+            let number = state.next
+            state.tails[key] = (
+                number,
+                Task {
+                    _ = try? await task.value
+                    self.finished(key, number)
+                }
+            )
             return task
         }
         return try await task.value
+    }
+
+    /// Forgets the key once its last operation has ended, so the map holds only busy galleries.
+    private func finished(_ key: String, _ number: UInt64) {
+        tails.withLock { state in
+            if state.tails[key]?.number == number { state.tails[key] = nil }
+        }
     }
 }
 

@@ -11,6 +11,7 @@ extension PostgresLibraryStore {
     /// Photos matching every word of `query` as a prefix, best first: the same matches as the SQLite index,
     /// ranked alike (title, keywords, tags, caption), and past `LibraryStore.rankedWindow` matches the newest
     /// ones ranked and the rest after them newest first, as there (`ts_rank` costs about as much a row).
+    /// Two round trips for a page in the window: the total with the window's `seq`s, then the ranked page.
     public func search(
         _ query: SearchQuery, roots: [String]? = nil, page: Int = 1, pageSize: Int = 20
     ) async throws(LibraryError) -> LibraryPage {
@@ -22,52 +23,48 @@ extension PostgresLibraryStore {
         let window = LibraryStore.rankedWindow
         return try await connection { connection in
             let filter = Filter(tsQuery: tsQuery, every: every, roots: roots)
+            // One pass over the matches (a bitmap scan of the GIN index, whatever the planner would guess for a
+            // `LIMIT` on `seq`): the exact total and the `seq`s of the newest `window`, the ones ranked.
             var total = 0
-            for try await value in try await connection.query(
-                "SELECT count(*) FROM library_photo WHERE \(filter)", logger: .quiet
-            ).decode(Int.self) {
-                total = value
+            var newest: [Int64] = []
+            for try await (count, seqs) in try await connection.query(
+                """
+                WITH matches AS MATERIALIZED (SELECT seq FROM library_photo WHERE \(filter))
+                SELECT (SELECT count(*) FROM matches),
+                    ARRAY(SELECT seq FROM matches ORDER BY seq DESC LIMIT \(window))
+                """, logger: .quiet
+            ).decode((Int, [Int64]).self) {
+                (total, newest) = (count, seqs)
             }
             guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
-            var photos: [LibraryPhoto]
-            if total <= window {
-                photos = try await Self.ranked(filter, after: nil, offset: offset, limit: pageSize, connection)
-            } else {
-                // The oldest of the newest `window` matches.
-                var cutoff: Int64 = 0
-                for try await value in try await connection.query(
-                    "SELECT seq FROM library_photo WHERE \(filter) ORDER BY seq DESC LIMIT 1 OFFSET \(window - 1)",
-                    logger: .quiet
-                ).decode(Int64.self) {
-                    cutoff = value
-                }
-                photos = []
-                if offset < window {
-                    photos = try await Self.ranked(
-                        filter, after: cutoff, offset: offset, limit: min(pageSize, window - offset), connection)
-                }
-                if photos.count < pageSize {
-                    photos += try await Self.photos(
-                        connection.query(
-                            """
-                            SELECT \(unescaped: Self.columns) FROM library_photo WHERE \(filter) AND seq < \(cutoff)
-                            ORDER BY seq DESC LIMIT \(pageSize - photos.count) OFFSET \(max(0, offset - window))
-                            """, logger: .quiet))
-                }
+            var photos: [LibraryPhoto] = []
+            if offset < window {
+                photos = try await Self.ranked(
+                    filter, among: newest, offset: offset, limit: min(pageSize, window - offset), connection)
+            }
+            if photos.count < pageSize, total > window, let cutoff = newest.last {
+                // Past the ranked window: the rest, newest first.
+                photos += try await Self.photos(
+                    connection.query(
+                        """
+                        SELECT \(unescaped: Self.columns) FROM library_photo WHERE \(filter) AND seq < \(cutoff)
+                        ORDER BY seq DESC LIMIT \(pageSize - photos.count) OFFSET \(max(0, offset - window))
+                        """, logger: .quiet))
             }
             return LibraryPage(photos: photos, total: total, hasMore: offset + photos.count < total)
         }
     }
 
-    /// A page of matches (from `seq` `after` on, when given) by rank; ties in the order they were indexed.
+    /// A page of the matches among `seqs` (found by primary key) by rank; ties in the order they were indexed.
+    /// The filter again, in case a photo changed since `seqs` were read.
     private static func ranked(
-        _ filter: Filter, after cutoff: Int64?, offset: Int, limit: Int, _ connection: PostgresConnection
+        _ filter: Filter, among seqs: [Int64], offset: Int, limit: Int, _ connection: PostgresConnection
     ) async throws -> [LibraryPhoto] {
         try await photos(
             connection.query(
                 """
                 SELECT \(unescaped: columns) FROM library_photo, (SELECT CAST(\(filter.tsQuery) AS tsquery) AS query) AS q
-                WHERE \(filter) AND seq >= \(cutoff ?? 0)
+                WHERE seq = ANY(\(seqs)) AND \(filter)
                 ORDER BY \(unescaped: rank) DESC, seq LIMIT \(limit) OFFSET \(offset)
                 """, logger: .quiet))
     }
