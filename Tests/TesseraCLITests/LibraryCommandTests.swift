@@ -108,6 +108,17 @@ struct LibraryCommandTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             kill(child.process.processIdentifier, SIGINT)
+            // A Ctrl-C has been seen lost under heavy load, with no "Stopping" line ever printed (cause not yet
+            // found; docs/library.md). A person presses again, and so does this test, once, saying so in the log:
+            // the second press is then the first one seen, so everything below still has to hold.
+            let noticed = ContinuousClock.now + .seconds(5)
+            while !child.stderr.contains("Stopping"), child.process.isRunning, ContinuousClock.now < noticed {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            if !child.stderr.contains("Stopping"), child.process.isRunning {
+                print("anInterruptedRunResumes: the first SIGINT went unseen for 5 s; sending another")
+                kill(child.process.processIdentifier, SIGINT)
+            }
             for await _ in exited.stream {}
             #expect(child.process.terminationStatus == 130, "\(child.stdout)\n\(child.stderr)")
             #expect(child.stderr.contains("Interrupted"))
