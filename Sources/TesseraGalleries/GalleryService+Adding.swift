@@ -127,10 +127,13 @@ extension GalleryService {
     /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the
     /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths.
     static func problem(mediaPreview: MediaPreview?, listing: StoreListing?) -> String? {
-        func segments(_ url: String) -> [Substring] { url.split(separator: "/", omittingEmptySubsequences: false) }
+        // By bytes, as the document's pattern reads: a "/" followed by a combining mark is one Character.
+        func segments(_ url: String) -> [Substring.UTF8View.SubSequence] {
+            url.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        }
         if let media = mediaPreview {
             let parts = segments(media.url)
-            guard parts.count == 4, parts[0].isEmpty, parts[1] == "media" else {
+            guard parts.count == 4, parts[0].isEmpty, String(Substring(parts[1])) == "media" else {
                 return "The item's media preview is not an address from this server (/media/…)."
             }
         }
@@ -141,7 +144,7 @@ extension GalleryService {
         if screenshots.count > 50 { return "An item keeps at most 50 screenshots." }
         for shot in screenshots {
             let parts = segments(shot.url)
-            guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else {
+            guard parts.count == 5, parts[0].isEmpty, String(Substring(parts[1])) == "img" else {
                 return "The item's screenshots are not addresses from this server (/img/…)."
             }
             if (shot.width ?? 0) < 0 || (shot.height ?? 0) < 0 { return "A screenshot's size cannot be negative." }

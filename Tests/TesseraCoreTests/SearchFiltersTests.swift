@@ -20,7 +20,16 @@ struct SearchFiltersTests {
                     color: name == "color" ? value : nil, type: name == "type" ? value : nil)
             }
         }
-        for license in ["", "CC0", "cc0,", "gpl", "cc-by-5.0"] {
+        // Every id the document's pattern allows is one the server knows, versions included.
+        for family in ["by", "by-sa", "by-nd", "by-nc", "by-nc-sa", "by-nc-nd"] {
+            for version in ["", "-1.0", "-2.0", "-2.5", "-3.0", "-4.0", "-4.5"] {
+                #expect(
+                    try SearchFilters.parse(
+                        license: "cc-\(family)\(version)", orientation: nil, size: nil, color: nil, type: nil
+                    ).license?.ids.count == 1)
+            }
+        }
+        for license in ["", "CC0", "cc0,", "gpl", "cc-by-5.0", "unknown", "cc-nc-by", "cc-sampling"] {
             #expect(throws: InputError.invalidLicenseFilter(license)) {
                 try SearchFilters.parse(license: license, orientation: nil, size: nil, color: nil, type: nil)
             }

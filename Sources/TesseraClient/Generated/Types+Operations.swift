@@ -353,7 +353,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
-                /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. Ids: the six Creative Commons families (`cc-by`, `cc-by-sa`, `cc-by-nd`, `cc-by-nc`, `cc-by-nc-sa`, `cc-by-nc-nd`) with an optional version 1.0-4.5, `cc0`, `pdm`, `public-domain`, `us-government-work`, `no-known-copyright`, `pixabay`, `gfdl`, `all-rights-reserved`.
                 ///
                 /// - Remark: Generated from `#/paths/api/search/GET/query/license`.
                 internal var license: Components.Parameters.LicenseFilter?
@@ -410,7 +410,7 @@ internal enum Operations {
                 ///   - q: What to search for: 1–100 Unicode code points once surrounding whitespace is trimmed, so not only whitespace.
                 ///   - scope:
                 ///   - page: 20 items a page.
-                ///   - license: Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                ///   - license: Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. Ids: the six Creative Commons families (`cc-by`, `cc-by-sa`, `cc-by-nd`, `cc-by-nc`, `cc-by-nc-sa`, `cc-by-nc-nd`) with an optional version 1.0-4.5, `cc0`, `pdm`, `public-domain`, `us-government-work`, `no-known-copyright`, `pixabay`, `gfdl`, `all-rights-reserved`.
                 ///   - orientation: Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
                 ///   - size: By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
                 ///   - color:
@@ -627,7 +627,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/search/stream/GET/query/page`.
                 internal var page: Components.Parameters.Page?
-                /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. Ids: the six Creative Commons families (`cc-by`, `cc-by-sa`, `cc-by-nd`, `cc-by-nc`, `cc-by-nc-sa`, `cc-by-nc-nd`) with an optional version 1.0-4.5, `cc0`, `pdm`, `public-domain`, `us-government-work`, `no-known-copyright`, `pixabay`, `gfdl`, `all-rights-reserved`.
                 ///
                 /// - Remark: Generated from `#/paths/api/search/stream/GET/query/license`.
                 internal var license: Components.Parameters.LicenseFilter?
@@ -684,7 +684,7 @@ internal enum Operations {
                 ///   - q: What to search for: 1–100 Unicode code points once surrounding whitespace is trimmed, so not only whitespace.
                 ///   - scope:
                 ///   - page: 20 items a page.
-                ///   - license: Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. The server refuses ids it does not know (400 `invalid_filter`).
+                ///   - license: Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. Ids: the six Creative Commons families (`cc-by`, `cc-by-sa`, `cc-by-nd`, `cc-by-nc`, `cc-by-nc-sa`, `cc-by-nc-nd`) with an optional version 1.0-4.5, `cc0`, `pdm`, `public-domain`, `us-government-work`, `no-known-copyright`, `pixabay`, `gfdl`, `all-rights-reserved`.
                 ///   - orientation: Square when the longer side is at most 1.1 × the shorter (docs/filters.md).
                 ///   - size: By the shorter side: small below 640 px, medium 640–1599 px, large from 1600 px.
                 ///   - color:

@@ -122,6 +122,14 @@ public struct SearchFilters: Sendable, Hashable {
     public static let maxLicenseLength = 200
     public static let maxLicenseEntries = 16
 
+    /// The licence ids a filter may name, exactly as docs/openapi.yaml's `License` parameter spells them (the
+    /// canonical ids: the six current Creative Commons families with an optional version, and the others), so
+    /// the server takes what the document allows and nothing more. `unknown` never passes, so it is not one.
+    public static let licenseIDs =
+        "cc0|pdm|public-domain|us-government-work|no-known-copyright|pixabay|gfdl|all-rights-reserved"
+        + "|cc-(?:by|by-sa|by-nd|by-nc|by-nc-sa|by-nc-nd)(?:-[1-4]\\.[0-5])?"
+    nonisolated(unsafe) private static let licenseIDPattern = try! Regex(licenseIDs)
+
     static func parseLicense(_ raw: String) throws(InputError) -> LicenseFilter {
         let entries = raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard raw.count <= maxLicenseLength, entries.count <= maxLicenseEntries else {
@@ -134,7 +142,9 @@ public struct SearchFilters: Sendable, Hashable {
             case "modification": filter.modification = true
             default:
                 let id = LicenseID(rawValue: entry)
-                guard Licenses.isKnown(id) else { throw .invalidLicenseFilter(raw) }
+                guard entry.wholeMatch(of: licenseIDPattern) != nil, Licenses.isKnown(id) else {
+                    throw .invalidLicenseFilter(raw)
+                }
                 if !filter.ids.contains(id) { filter.ids.append(id) }
             }
         }
