@@ -161,6 +161,34 @@ struct GalleryItemRow: Sendable {
     var height: Int
     var addedAt: Double
 
+    /// This row's values as `(…)`, each bound, in `columns`' order: the one place that order is spelt for
+    /// writing (an add's statement, `PostgresGalleryEvents.record`; `tessera migrate`'s copy).
+    func appendValues(to sql: inout PostgresQuery.StringInterpolation) {
+        sql.appendLiteral("(")
+        sql.appendInterpolation(id)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(galleryID)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(position)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(item)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(sourceURL)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(imageHash)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(imageFormat)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(imageSize)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(width)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(height)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(addedAt)
+        sql.appendLiteral(")")
+    }
+
     static func all(_ rows: PostgresRowSequence) async throws -> [GalleryItemRow] {
         var result: [GalleryItemRow] = []
         for try await row in rows.decode(

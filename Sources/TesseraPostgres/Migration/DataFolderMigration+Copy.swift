@@ -69,31 +69,21 @@ extension DataFolderMigration {
         try await connection.query(
             "DELETE FROM gallery_item WHERE gallery_id = \(gallery.id) AND NOT (id = ANY(\(ids)))", logger: .quiet)
         for start in stride(from: 0, to: items.count, by: itemsPerInsert) {
-            var binds = PostgresBindings(capacity: 11 * itemsPerInsert)
-            var rows: [String] = []
-            for item in items[start..<min(start + itemsPerInsert, items.count)] {
-                let first = binds.count + 1
-                binds.append(item.id)
-                binds.append(item.galleryID)
-                binds.append(item.position)
-                binds.append(item.item)
-                binds.append(item.sourceURL)
-                binds.append(item.imageHash)
-                binds.append(item.imageFormat)
-                binds.append(item.imageSize)
-                binds.append(item.width)
-                binds.append(item.height)
-                binds.append(item.addedAt)
-                rows.append("(" + (first...binds.count).map { "$\($0)" }.joined(separator: ", ") + ")")
+            let batch = items[start..<min(start + itemsPerInsert, items.count)]
+            var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 11 * batch.count)
+            sql.appendLiteral("INSERT INTO gallery_item (\(GalleryItemRow.columns)) VALUES ")
+            for (index, item) in batch.enumerated() {
+                if index > 0 { sql.appendLiteral(", ") }
+                item.appendValues(to: &sql)
             }
-            let sql = """
-                INSERT INTO gallery_item (\(GalleryItemRow.columns)) VALUES \(rows.joined(separator: ", "))
-                ON CONFLICT (id) DO UPDATE SET gallery_id = excluded.gallery_id, position = excluded.position,
+            sql.appendLiteral(
+                """
+                 ON CONFLICT (id) DO UPDATE SET gallery_id = excluded.gallery_id, position = excluded.position,
                     item = excluded.item, source_url = excluded.source_url, image_hash = excluded.image_hash,
                     image_format = excluded.image_format, image_size = excluded.image_size, width = excluded.width,
                     height = excluded.height, added_at = excluded.added_at
-                """
-            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: .quiet)
+                """)
+            try await connection.query(PostgresQuery(stringInterpolation: sql), logger: .quiet)
         }
     }
 
