@@ -66,6 +66,13 @@ public final class AppDatabase: Sendable {
         return try AppDatabase(pool, metrics: metrics)
     }
 
+    /// Closes every connection now rather than when the last reference goes, so the file handles are given
+    /// back at shutdown whatever still holds this object. Reads and writes afterwards throw.
+    public func close() throws {
+        if let pool = writer as? DatabasePool { try pool.close() }
+        if let queue = writer as? DatabaseQueue { try queue.close() }
+    }
+
     /// The database file's path (`:memory:` for an in-memory one).
     public var path: String { writer.path }
 

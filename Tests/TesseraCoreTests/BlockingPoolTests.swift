@@ -79,6 +79,30 @@ struct BlockingPoolTests {
         #expect(released == nil)
     }
 
+    @Test("What a finished job captured is let go, even the pool itself")
+    func finishedJobsLetGo() async throws {
+        final class Payload: Sendable {}
+        weak var releasedPool: BlockingPool?
+        weak var releasedPayload: Payload?
+        do {
+            // As `DiskImageCache.open` does: the job holds the pool it runs on.
+            let pool = BlockingPool(size: 1, name: "test-pool")
+            let payload = Payload()
+            releasedPool = pool
+            releasedPayload = payload
+            let answer: Int? = await pool.run { [pool, payload] in
+                withExtendedLifetime(payload) { pool.size }
+            }
+            #expect(answer == 1)
+        }
+        // The thread lets go just after answering: wait for it, within a bound.
+        for _ in 0..<500 where releasedPool != nil || releasedPayload != nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(releasedPayload == nil, "the job's captures outlived it")
+        #expect(releasedPool == nil, "a job holding its pool kept the pool and its threads")
+    }
+
     struct Failure: Error, Equatable {
         let index: Int
     }

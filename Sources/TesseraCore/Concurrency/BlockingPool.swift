@@ -101,6 +101,16 @@ extension BlockingPool {
         init(abandonOnCancel: Bool) {
             self.abandonOnCancel = abandonOnCancel
         }
+
+        /// Lets go of both closures (under the pool's lock) and returns `drop`. A finished ticket can stay in
+        /// the queue's consumed front for a while; its closures must not keep what the job captured alive (a
+        /// job capturing its own pool would otherwise keep the pool, and its threads, for good).
+        func release() -> (@Sendable () -> Void)? {
+            let drop = drop
+            job = nil
+            self.drop = nil
+            return drop
+        }
     }
 
     /// The queue and its threads' bookkeeping, behind one lock.
@@ -128,39 +138,40 @@ extension BlockingPool {
         }
 
         func enqueue(_ ticket: Ticket) {
-            let dropNow = condition.withLock {
+            let drop: (@Sendable () -> Void)? = condition.withLock {
                 if ticket.phase == .cancelled || stopping {
                     ticket.delivered = true
-                    return true
+                    return ticket.release()
                 }
                 ticket.phase = .queued
                 queue.append(ticket)
                 condition.signal()
-                return false
+                return nil
             }
-            if dropNow { ticket.drop?() }
+            drop?()
         }
 
         func cancel(_ ticket: Ticket) {
-            let dropNow = condition.withLock {
+            let drop: (@Sendable () -> Void)? = condition.withLock {
                 switch ticket.phase {
                 case .new:
                     // `enqueue` has not run yet: it will see this and answer `nil`.
                     ticket.phase = .cancelled
-                    return false
+                    return nil
                 case .queued:
                     ticket.phase = .cancelled
                     if let index = queue[head...].firstIndex(where: { $0 === ticket }) { queue.remove(at: index) }
                     ticket.delivered = true
-                    return true
+                    return ticket.release()
                 case .taken where ticket.abandonOnCancel && !ticket.delivered:
                     ticket.delivered = true
-                    return true
+                    // The running job keeps its own reference; only the answer is given here.
+                    return ticket.drop
                 case .taken, .cancelled:
-                    return false
+                    return nil
                 }
             }
-            if dropNow { ticket.drop?() }
+            drop?()
         }
 
         /// True once per ticket: the caller of the first to ask answers it.
@@ -175,7 +186,10 @@ extension BlockingPool {
         func work() {
             while let ticket = next() {
                 ticket.job?()
-                condition.withLock { running -= 1 }
+                condition.withLock {
+                    running -= 1
+                    _ = ticket.release()
+                }
             }
         }
 

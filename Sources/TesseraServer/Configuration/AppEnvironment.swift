@@ -153,11 +153,13 @@ public struct AppEnvironment: Sendable {
             httpMetrics: HTTPMetrics(factory: metrics, imageRoute: ImagesController<TesseraRequestContext>.path))
     }
 
-    /// Writes what is still queued for the response cache and closes the HTTP client's connections.
+    /// Writes what is still queued for the response cache, closes the HTTP client's connections and then the
+    /// SQLite database (its handles go now, not whenever the last reference does).
     public func shutdown() async throws {
         await responseCache.flush()
         try await imageFetcher.shutdown()
         try await httpClient.shutdown()
+        try database.close()
     }
 }
 
