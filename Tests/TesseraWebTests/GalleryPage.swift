@@ -209,6 +209,17 @@ extension Browser {
         try await waitUntil("the toast “\(what)”") { matches(try await self.toastText()) }
     }
 
+    /// Rests the mouse on the toast, which then stays, as it does for a person about to press its Undo,
+    /// however long the test's checks take on a busy machine (unheld, it goes after six seconds).
+    func holdToast() async throws {
+        let toast = try await waitFor("#toast")
+        let mouse: JSONValue = [
+            "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+            "actions": [["type": "pointerMove", "origin": toast.json, "x": 0, "y": 0]],
+        ]
+        _ = try await session.post("actions", ["actions": [mouse]])
+    }
+
     /// Expects no console errors but the browser's own line for each request the test expected to fail
     /// (`exceptStatus`).
     func expectNoConsoleErrors(

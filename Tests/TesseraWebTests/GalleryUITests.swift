@@ -70,6 +70,7 @@ struct GalleryUITests {
                 // Delete moves to Recently deleted; the toast's Undo restores.
                 try await browser.waitFor("\(tripsCard) .card-delete").click()
                 try await browser.waitForToast({ $0 == "Moved Trips to Recently deleted" }, "moved")
+                try await browser.holdToast()
                 #expect(try await browser.find(tripsCard) == nil)
                 #expect(try await browser.galleries(deleted: true).map(\.id) == [trips.id])
                 try await browser.waitFor("#toast .toast-action").click()
@@ -265,6 +266,7 @@ struct GalleryUITests {
                 try await browser.waitFor("#gallery-grid .tile:nth-child(3) .tile-menu").click()
                 try await browser.waitFor("#item-menu [data-action=remove]").click()
                 try await browser.waitForToast({ $0.hasPrefix("Removed “") }, "Removed")
+                try await browser.holdToast()
                 try await browser.waitUntil("the removal stored") {
                     try await browser.gallery(gallery.id).items?.count == 2
                 }
@@ -332,6 +334,7 @@ struct GalleryUITests {
                 #expect(trashed.trashShown)
                 #expect(try await browser.galleryTileIDs() == [b, a])
                 try await browser.waitForToast({ $0.hasPrefix("Removed “") }, "Removed")
+                try await browser.holdToast()
                 try await browser.waitUntil("the removal stored") {
                     try await browser.gallery(gallery.id).items?.count == 2
                 }
