@@ -32,26 +32,26 @@ struct AccountMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
         }
         if path == AccountsController<Context>.sessionPath, request.method == .post {
             // Signing in from another site's form would sign the browser in as someone else.
-            guard crossSite.isFromApp(request) else { throw CrossSite.refused }
+            guard crossSite.isFromApp(request) else { throw APIError(AccessError.crossSite) }
             return try await next(request, context)
         }
         var context = context
         if let authorization = request.headers[.authorization] {
             guard authorization.hasPrefix("Bearer "),
                 let principal = try await accounts.principal(bearer: String(authorization.dropFirst(7)))
-            else { throw Self.unauthorized(invalidToken: true) }
-            if changing && !principal.mayWrite { throw Self.readOnly }
+            else { throw APIError(AccessError.invalidToken) }
+            if changing && !principal.mayWrite { throw APIError(AccessError.readOnlyToken) }
             context.principal = principal
         } else if let secret = SessionCookie.secret(in: request),
             let principal = try await accounts.session(secret: secret)
         {
-            if changing && !crossSite.isFromApp(request) { throw CrossSite.refused }
+            if changing && !crossSite.isFromApp(request) { throw APIError(AccessError.crossSite) }
             context.principal = principal
         } else {
             if (request.method == .get || request.method == .head) && Self.isPage(path) {
                 return Response(status: .seeOther, headers: [.location: Self.signInAddress(for: request)])
             }
-            throw Self.unauthorized(invalidToken: false)
+            throw APIError(AccessError.signInRequired)
         }
         return try await next(request, context)
     }
@@ -68,22 +68,5 @@ struct AccountMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~/")
         return "/login?next=" + (target.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-    }
-
-    static func unauthorized(invalidToken: Bool) -> APIError {
-        var error = APIError(
-            status: .unauthorized, code: invalidToken ? "invalid_token" : "sign_in_required",
-            message: invalidToken
-                ? "This token is not valid (revoked, mistyped, or not a personal access token of this Tessera)."
-                : "Sign in first: POST /api/session, the page /login, or a personal access token as Authorization: Bearer."
-        )
-        error.headers[.wwwAuthenticate] = "Bearer"
-        return error
-    }
-
-    static var readOnly: APIError {
-        APIError(
-            status: .forbidden, code: "read_only_token",
-            message: "This token may only read; make a read-write token to change things.")
     }
 }

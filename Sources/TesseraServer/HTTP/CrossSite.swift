@@ -35,15 +35,6 @@ struct CrossSite: Sendable {
         return request.headers[Self.clientHeader] != nil
     }
 
-    /// The error a refused request gets.
-    static var refused: APIError {
-        APIError(
-            status: .forbidden, code: "cross_site",
-            message:
-                "This change did not come from Tessera's own pages (Sec-Fetch-Site, Origin or X-Tessera-Client), so nothing was changed; programs should send a token as Authorization: Bearer."
-        )
-    }
-
     /// `scheme://host[:port]`, lower-case, as browsers write `Origin`.
     static func origin(_ url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }

@@ -22,7 +22,9 @@ struct TokenMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         if path == "/login" {
-            guard request.uri.queryParameters.get("token").map(token.matches) == true else { throw unauthorized }
+            guard request.uri.queryParameters.get("token").map(token.matches) == true else {
+                throw APIError(AccessError.serverTokenRequired)
+            }
             var response = Response(status: .seeOther, headers: [.location: "/"])
             response.setCookie(
                 Cookie(
@@ -35,18 +37,12 @@ struct TokenMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         let cookies = request.headers[values: .cookie].joined(separator: "; ")
-        guard token.admits(authorization: nil, cookieHeader: cookies) else { throw unauthorized }
-        if CrossSite.isStateChanging(request.method) && !crossSite.isFromApp(request) { throw CrossSite.refused }
+        guard token.admits(authorization: nil, cookieHeader: cookies) else {
+            throw APIError(AccessError.serverTokenRequired)
+        }
+        if CrossSite.isStateChanging(request.method) && !crossSite.isFromApp(request) {
+            throw APIError(AccessError.crossSite)
+        }
         return try await next(request, context)
-    }
-
-    private var unauthorized: APIError {
-        var error = APIError(
-            status: .unauthorized, code: "unauthorized",
-            message:
-                "This Tessera needs its token: send Authorization: Bearer <TESSERA_TOKEN> or visit /login?token=<TESSERA_TOKEN>."
-        )
-        error.headers[.wwwAuthenticate] = "Bearer"
-        return error
     }
 }
