@@ -146,4 +146,27 @@ extension TesseraClient {
             return try await Data(collecting: body, upTo: limit)
         }
     }
+
+    /// The gallery's credits as one document (docs/licences.md, "Credits"): `text` (the export's
+    /// CREDITS.txt), `html` (its credits.html) or `markdown`; at most `limit` bytes.
+    public func galleryCredits(_ id: GalleryID, format: GalleryCreditsFormat, limit: Int = 64 * 1_048_576)
+        async throws(TesseraClientError) -> String
+    {
+        try await call {
+            let query = Operations.GalleryCredits.Input.Query(format: .init(rawValue: format.rawValue))
+            let body = try await client.galleryCredits(path: .init(id: id.rawValue), query: query).ok.body
+            let bytes: HTTPBody =
+                switch body {
+                case .plainText(let bytes), .html(let bytes), .textMarkdown(let bytes): bytes
+                case .json:
+                    throw TesseraClientError.unexpectedResponse("credits as JSON, not \(format.rawValue)")
+                }
+            return String(decoding: try await Data(collecting: bytes, upTo: limit), as: UTF8.self)
+        }
+    }
+}
+
+/// The forms `galleryCredits` asks for.
+public enum GalleryCreditsFormat: String, Sendable, CaseIterable {
+    case text, html, markdown
 }

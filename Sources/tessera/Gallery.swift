@@ -9,13 +9,15 @@ import TesseraServer
 struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
-        abstract: "List, create, fill and export galleries.",
+        abstract: "List, create, fill and export galleries, and print their credits.",
         discussion: """
             GALLERY is a gallery id (g_…) or its name (exact, any case). Works while tessera serve runs on \
             the same data folder, or on a running Tessera with --server (TESSERA_SERVER).
             Exit status: 0 done, 1 failure, 2 bad input (including an unknown or ambiguous GALLERY).
             """,
-        subcommands: [ListGalleries.self, CreateGallery.self, AddToGallery.self, ExportGallery.self])
+        subcommands: [
+            ListGalleries.self, CreateGallery.self, AddToGallery.self, ExportGallery.self, GalleryCredits.self,
+        ])
 }
 
 /// `tessera gallery list`.

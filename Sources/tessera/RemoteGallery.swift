@@ -89,3 +89,15 @@ extension Remote {
         }
     }
 }
+
+extension Remote {
+    /// The credits document `format` names (`text`, `html`, `markdown`), as the server writes it.
+    static func credits(of target: TesseraGalleries.Gallery, format: String, on client: TesseraClient)
+        async throws -> String
+    {
+        let format = GalleryCreditsFormat(rawValue: format) ?? .text
+        return try await run { () async throws(TesseraClientError) in
+            try await client.galleryCredits(.init(target.id.rawValue), format: format)
+        }
+    }
+}

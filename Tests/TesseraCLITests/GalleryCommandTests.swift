@@ -98,7 +98,7 @@ struct GalleryCommandTests {
             #expect(row.hasPrefix("Moodboard      3  ") && row.hasSuffix("  \(moodboard.id)"), "\(row)")
             #expect(row.range(of: #"  \d{4}-\d\d-\d\d \d\d:\d\d  "#, options: .regularExpression) != nil, "\(row)")
 
-            // And the export holds the images in the gallery's order, and gallery.json.
+            // And the export holds the images in the gallery's order, the credits, and gallery.json.
             let zip = scratch.appendingPathComponent("moodboard.zip")
             let export = try await tessera(["export", "Moodboard", zip.path], environment)
             #expect(export.status == 0, "\(export.stderr)")
@@ -107,7 +107,9 @@ struct GalleryCommandTests {
             #expect(export.stdout.hasSuffix(" KB)\n") || export.stdout.hasSuffix(" bytes)\n"), "\(size)")
             let archive = try await ZipCheck.run(zip, uploaded: file)
             #expect(archive.bad == nil)
-            #expect(archive.names.count == 4 && archive.names.last == "gallery.json", "\(archive.names)")
+            #expect(
+                archive.names.count == 6 && archive.names.suffix(3) == ["CREDITS.txt", "credits.html", "gallery.json"],
+                "\(archive.names)")
             #expect(archive.names.first?.hasPrefix("images/001-") == true)
             #expect(
                 Array(archive.names[1...2]) == ["images/002-fox-in-the-snow.jpg", "images/003-sunset-over-the-sea.jpg"])

@@ -8,7 +8,8 @@ import TesseraGalleries
 import TesseraTestSupport
 import Testing
 
-/// The export over real HTTP: a ZIP of the stored images in order and gallery.json, read back with Python.
+/// The export over real HTTP: a ZIP of the stored images in order, the credits (CREDITS.txt, credits.html)
+/// and gallery.json, read back with Python.
 @Suite("Gallery export over HTTP")
 struct GalleryExportAPITests {
     typealias API = GalleriesAPITests
@@ -36,7 +37,9 @@ struct GalleryExportAPITests {
                 assert z.testzip() is None
                 manifest = json.loads(z.read('gallery.json'))
                 print(json.dumps({'names': z.namelist(), 'files': [i['file'] for i in manifest['items']],
-                  'name': manifest['name'], 'jpeg': [z.read(i['file'])[:3].hex() for i in manifest['items']]}))
+                  'name': manifest['name'], 'jpeg': [z.read(i['file'])[:3].hex() for i in manifest['items']],
+                  'credits': z.read('CREDITS.txt').decode('utf-8'),
+                  'creditsPage': z.read('credits.html').decode('utf-8')}))
                 """
             let output = try await runPython(script, file.path)
             struct Listing: Decodable {
@@ -44,13 +47,29 @@ struct GalleryExportAPITests {
                 let files: [String]
                 let name: String
                 let jpeg: [String]
+                let credits: String
+                let creditsPage: String
             }
             let listing = try JSONDecoder().decode(Listing.self, from: Data(output.utf8))
             #expect(listing.name == "Sea & Sky")
             #expect(listing.files.count == 2)
             #expect(listing.files[1] == "images/002-dunes.jpg")
-            #expect(listing.names == listing.files + ["gallery.json"])
+            #expect(listing.names == listing.files + ["CREDITS.txt", "credits.html", "gallery.json"])
             #expect(listing.jpeg == ["ffd8ff", "ffd8ff"])
+
+            // The credits are the API's, item by item in the gallery's order.
+            let credits = try await client.execute(
+                uri: "/api/galleries/\(gallery.id)/credits?format=text", method: .get)
+            #expect(listing.credits == credits.text)
+            let lines = listing.credits.split(separator: "\n").map(String.init)
+            #expect(lines.first == "Credits for “Sea & Sky”")
+            #expect(lines.contains("1. \(Attribution(item: item).text)"))
+            #expect(lines.contains { $0.hasPrefix("2. “dunes” is under an unknown licence.") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("Warning: 1 of 2 items has an unknown licence") })
+            let page = try await client.execute(uri: "/api/galleries/\(gallery.id)/credits?format=html", method: .get)
+            #expect(listing.creditsPage == page.text)
+            #expect(listing.creditsPage.contains("<h1>Credits for “Sea &amp; Sky”</h1>"))
+            #expect(listing.creditsPage.components(separatedBy: "<p class=\"attribution\">").count == 3)
         }
     }
 

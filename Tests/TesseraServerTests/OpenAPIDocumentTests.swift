@@ -72,6 +72,7 @@ struct OpenAPIDocumentTests {
         "POST /api/galleries/{}/items/{}/move": [200, 400, 404, 409, 412, 413, 503],
         "GET /api/galleries/{}/events": [200, 400, 404, 429, 503],
         "GET /api/galleries/{}/export": [200, 404, 429, 503],
+        "GET /api/galleries/{}/credits": [200, 400, 404, 503],
         "GET /login": [200, 303],
         "POST /api/session": [200, 400, 401, 404, 429, 503],
         "DELETE /api/session": [204, 404, 503],

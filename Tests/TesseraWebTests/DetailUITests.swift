@@ -116,7 +116,7 @@ struct DetailUITests {
                         "navigator.clipboard.readText().then(arguments[0], e => arguments[0]('failed: ' + e))"
                     ).string ?? ""
                 #expect(text.hasPrefix("“\(title)” by Creator 0 is licensed under Pixabay Content License."), "\(text)")
-                #expect(text.contains("Source: https://pixabay.com/"))
+                #expect(text.contains("Source: Pixabay, https://pixabay.com/"))
 
                 try await browser.waitFor("#detail-actions [data-action=copy-html]").click()
                 try await browser.waitUntil("the HTML toast") {

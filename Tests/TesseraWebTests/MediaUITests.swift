@@ -29,7 +29,7 @@ struct MediaUITests {
 
     /// The store item's actions: no Download or credit copying anywhere, the store's link instead.
     private static func expectStoreActions(_ browser: Browser, label: String, host: String) async throws {
-        for action in ["download", "copy-text", "copy-html"] {
+        for action in ["download", "copy-text", "copy-html", "copy-markdown", "copy-xml"] {
             #expect(try await !shown(browser, "#detail-actions [data-action=\(action)]"), "\(action)")
             #expect(try await browser.isHidden("#action-menu [data-action=\(action)]"), "\(action) in the menu")
         }

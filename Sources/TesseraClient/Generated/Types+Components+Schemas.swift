@@ -1131,6 +1131,197 @@ extension Components {
                 case url
             }
         }
+        /// - Remark: Generated from `#/components/schemas/GalleryCredits`.
+        internal struct GalleryCredits: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/revision`.
+            internal var revision: Swift.Int
+            /// In the gallery's order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/items`.
+            internal var items: [Components.Schemas.Credit]
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/WarningsPayload`.
+            internal struct WarningsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GalleryCredits/WarningsPayload/code`.
+                internal enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case notCommercial = "not_commercial"
+                    case noModification = "no_modification"
+                    case unknownLicense = "unknown_license"
+                }
+                /// - Remark: Generated from `#/components/schemas/GalleryCredits/WarningsPayload/code`.
+                internal var code: Components.Schemas.GalleryCredits.WarningsPayloadPayload.CodePayload
+                /// A sentence naming the items (#3 “Title”).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GalleryCredits/WarningsPayload/message`.
+                internal var message: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GalleryCredits/WarningsPayload/itemIds`.
+                internal var itemIds: [Swift.String]
+                /// Creates a new `WarningsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - code:
+                ///   - message: A sentence naming the items (#3 “Title”).
+                ///   - itemIds:
+                internal init(
+                    code: Components.Schemas.GalleryCredits.WarningsPayloadPayload.CodePayload,
+                    message: Swift.String,
+                    itemIds: [Swift.String]
+                ) {
+                    self.code = code
+                    self.message = message
+                    self.itemIds = itemIds
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case code
+                    case message
+                    case itemIds
+                }
+            }
+            /// One per concern that names at least one item, in this order of codes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/warnings`.
+            internal typealias WarningsPayload = [Components.Schemas.GalleryCredits.WarningsPayloadPayload]
+            /// One per concern that names at least one item, in this order of codes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GalleryCredits/warnings`.
+            internal var warnings: Components.Schemas.GalleryCredits.WarningsPayload
+            /// Creates a new `GalleryCredits`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - revision:
+            ///   - items: In the gallery's order.
+            ///   - warnings: One per concern that names at least one item, in this order of codes.
+            internal init(
+                id: Swift.String,
+                name: Swift.String,
+                revision: Swift.Int,
+                items: [Components.Schemas.Credit],
+                warnings: Components.Schemas.GalleryCredits.WarningsPayload
+            ) {
+                self.id = id
+                self.name = name
+                self.revision = revision
+                self.items = items
+                self.warnings = warnings
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case revision
+                case items
+                case warnings
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Credit`.
+        internal struct Credit: Codable, Hashable, Sendable {
+            /// The gallery item's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Credit/index`.
+            internal var index: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Credit/source`.
+            internal var source: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Credit/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Credit/creator`.
+            internal var creator: Components.Schemas.Link?
+            /// - Remark: Generated from `#/components/schemas/Credit/pageURL`.
+            internal var pageURL: Swift.String?
+            /// The item's licence; `unknown` (and its facts) when the item has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/license`.
+            internal struct LicensePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Credit/license/value1`.
+                internal var value1: Components.Schemas.License
+                /// Creates a new `LicensePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                internal init(value1: Components.Schemas.License) {
+                    self.value1 = value1
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// The item's licence; `unknown` (and its facts) when the item has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/license`.
+            internal var license: Components.Schemas.Credit.LicensePayload
+            /// The plain-text attribution
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/text`.
+            internal var text: Swift.String
+            /// One escaped `<p class="attribution">`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/html`.
+            internal var html: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Credit/markdown`.
+            internal var markdown: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Credit/xml`.
+            internal var xml: Swift.String
+            /// Creates a new `Credit`.
+            ///
+            /// - Parameters:
+            ///   - id: The gallery item's id.
+            ///   - index:
+            ///   - source:
+            ///   - title:
+            ///   - creator:
+            ///   - pageURL:
+            ///   - license: The item's licence; `unknown` (and its facts) when the item has none.
+            ///   - text: The plain-text attribution
+            ///   - html: One escaped `<p class="attribution">`.
+            ///   - markdown:
+            ///   - xml:
+            internal init(
+                id: Swift.String,
+                index: Swift.Int,
+                source: Swift.String,
+                title: Swift.String,
+                creator: Components.Schemas.Link? = nil,
+                pageURL: Swift.String? = nil,
+                license: Components.Schemas.Credit.LicensePayload,
+                text: Swift.String,
+                html: Swift.String,
+                markdown: Swift.String,
+                xml: Swift.String
+            ) {
+                self.id = id
+                self.index = index
+                self.source = source
+                self.title = title
+                self.creator = creator
+                self.pageURL = pageURL
+                self.license = license
+                self.text = text
+                self.html = html
+                self.markdown = markdown
+                self.xml = xml
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case index
+                case source
+                case title
+                case creator
+                case pageURL
+                case license
+                case text
+                case html
+                case markdown
+                case xml
+            }
+        }
         /// An item's licence (docs/licences.md): the source's name and link, a normalised id and three facts. The server always sends every field but `url` and `version`; it takes an item with only `name` (and `url`) and reads the rest from them, and it reads them again unless `id` and all three facts are given. An unknown licence allows neither commercial use nor modification and requires credit.
         ///
         /// - Remark: Generated from `#/components/schemas/License`.

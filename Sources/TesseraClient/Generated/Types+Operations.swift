@@ -4193,4 +4193,331 @@ internal enum Operations {
             }
         }
     }
+    /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
+    ///
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    ///
+    /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
+    /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.
+    internal enum GalleryCredits {
+        internal static let id: Swift.String = "galleryCredits"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A gallery id (`g_…`); anything that is not one names no gallery (404).
+                ///
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/path/id`.
+                internal var id: Components.Parameters.GalleryID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A gallery id (`g_…`); anything that is not one names no gallery (404).
+                internal init(id: Components.Parameters.GalleryID) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.GalleryCredits.Input.Path
+            /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/query/format`.
+                internal enum FormatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case text = "text"
+                    case html = "html"
+                    case markdown = "markdown"
+                }
+                /// The answer's form; `json` when left out. Anything else is 400 (`invalid_parameter`).
+                ///
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/query/format`.
+                internal var format: Operations.GalleryCredits.Input.Query.FormatPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: The answer's form; `json` when left out. Anything else is 400 (`invalid_parameter`).
+                internal init(format: Operations.GalleryCredits.Input.Query.FormatPayload? = nil) {
+                    self.format = format
+                }
+            }
+            internal var query: Operations.GalleryCredits.Input.Query
+            /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GalleryCredits.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GalleryCredits.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GalleryCredits.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.GalleryCredits.Input.Path,
+                query: Operations.GalleryCredits.Input.Query = .init(),
+                headers: Operations.GalleryCredits.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            /// The shared PostgreSQL database is not answering (code database_unavailable, with Retry-After): nothing was changed, and the same request works once it is back. Only servers on PostgreSQL answer it.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The gallery's revision after this answer, as an entity tag (`"17"`); send it back as If-Match.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETag
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The gallery's revision after this answer, as an entity tag (`"17"`); send it back as If-Match.
+                    internal init(eTag: Components.Headers.ETag) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GalleryCredits.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.GalleryCredits)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.GalleryCredits {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/content/text\/plain`.
+                    case plainText(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.plainText`.
+                    ///
+                    /// - Throws: An error if `self` is not `.plainText`.
+                    /// - SeeAlso: `.plainText`.
+                    internal var plainText: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .plainText(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/plain",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/content/text\/html`.
+                    case html(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.html`.
+                    ///
+                    /// - Throws: An error if `self` is not `.html`.
+                    /// - SeeAlso: `.html`.
+                    internal var html: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .html(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/html",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/galleries/{id}/credits/GET/responses/200/content/text\/markdown`.
+                    case textMarkdown(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textMarkdown`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textMarkdown`.
+                    /// - SeeAlso: `.textMarkdown`.
+                    internal var textMarkdown: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textMarkdown(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/markdown",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GalleryCredits.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GalleryCredits.Output.Ok.Headers,
+                    body: Operations.GalleryCredits.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The credits.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GalleryCredits.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GalleryCredits.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case plainText
+            case html
+            case textMarkdown
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/plain":
+                    self = .plainText
+                case "text/html":
+                    self = .html
+                case "text/markdown":
+                    self = .textMarkdown
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .plainText:
+                    return "text/plain"
+                case .html:
+                    return "text/html"
+                case .textMarkdown:
+                    return "text/markdown"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .plainText,
+                    .html,
+                    .textMarkdown
+                ]
+            }
+        }
+    }
 }

@@ -108,6 +108,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/galleries/{id}/export`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)`.
     func exportGallery(_ input: Operations.ExportGallery.Input) async throws -> Operations.ExportGallery.Output
+    /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
+    ///
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    ///
+    /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
+    /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.
+    func galleryCredits(_ input: Operations.GalleryCredits.Input) async throws -> Operations.GalleryCredits.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -335,6 +342,23 @@ extension APIProtocol {
     ) async throws -> Operations.ExportGallery.Output {
         try await exportGallery(Operations.ExportGallery.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
+    ///
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    ///
+    /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
+    /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.
+    internal func galleryCredits(
+        path: Operations.GalleryCredits.Input.Path,
+        query: Operations.GalleryCredits.Input.Query = .init(),
+        headers: Operations.GalleryCredits.Input.Headers = .init()
+    ) async throws -> Operations.GalleryCredits.Output {
+        try await galleryCredits(Operations.GalleryCredits.Input(
+            path: path,
+            query: query,
             headers: headers
         ))
     }

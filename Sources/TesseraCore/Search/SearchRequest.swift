@@ -57,6 +57,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case itemIDCount(Int)
     /// A yes/no query parameter (`deleted`, `permanent`) that is neither `true` nor `false`.
     case invalidFlag(name: String, value: String)
+    /// A query parameter naming one of a few choices (`format`) with another value.
+    case invalidChoice(name: String, value: String, accepted: [String])
     /// A filter (`orientation`, `size`, `color`, `type`) with a value it does not take.
     case invalidFilter(name: String, value: String, accepted: [String])
     /// A `license` filter that is not a comma list of `commercial`, `modification` and licence ids.
@@ -79,7 +81,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidPage: "invalid_page"
         case .unknownSource: "unknown_source"
         case .invalidItemID, .itemIDCount: "invalid_item_id"
-        case .invalidFlag: "invalid_parameter"
+        case .invalidFlag, .invalidChoice: "invalid_parameter"
         case .invalidFilter, .invalidLicenseFilter: "invalid_filter"
         }
     }
@@ -103,6 +105,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "Ask about 1 to \(Self.maxItemIDs) item ids at once (id=…&id=…); this asks about \(count)."
         case .invalidFlag(let name, let value):
             "\(name) is \"\(value.prefix(20))\"; use true or false (or leave it out for false)."
+        case .invalidChoice(let name, let value, let accepted):
+            "\(name) is \"\(value.prefix(20))\"; use one of: \(accepted.joined(separator: ", ")) (or leave it out)."
         case .invalidFilter(let name, let value, let accepted):
             "\(name) is \"\(value.prefix(20))\"; use one of: \(accepted.joined(separator: ", "))."
         case .invalidLicenseFilter(let value):

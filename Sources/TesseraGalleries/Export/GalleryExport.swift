@@ -1,8 +1,9 @@
 import Foundation
 import TesseraCore
 
-/// A gallery as a ZIP file: `gallery.json` (the gallery and its items, each naming its image file) and
-/// the stored images as `images/001-title.jpg`, in the gallery's order. Streamed: `write` is called with
+/// A gallery as a ZIP file: `gallery.json` (the gallery and its items, each naming its image file), the
+/// stored images as `images/001-title.jpg`, in the gallery's order, and the credits to publish with them
+/// (`CREDITS.txt`, `credits.html`: docs/licences.md, "Credits"). Streamed: `write` is called with
 /// each piece as it is ready (`write(_:)`), or written to a file that appears whole or not at all
 /// (`write(to:)`). File reads and writes run on the files' blocking pool, off the caller's thread.
 ///
@@ -60,6 +61,9 @@ public struct GalleryExport: Sendable {
         let manifest = Manifest(
             id: gallery.id, name: gallery.name, createdAt: gallery.createdAt, updatedAt: gallery.updatedAt,
             revision: gallery.revision, exportedAt: Timestamp.text(Date().timeIntervalSince1970), items: exported)
+        let credits = GalleryService.credits(of: gallery)
+        try await write(try archive.entry(name: "CREDITS.txt", data: Data(credits.text.utf8)))
+        try await write(try archive.entry(name: "credits.html", data: Data(credits.html.utf8)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try await write(try archive.entry(name: "gallery.json", data: try encoder.encode(manifest)))

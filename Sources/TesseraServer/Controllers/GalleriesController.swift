@@ -82,6 +82,7 @@ struct GalleriesController<Context: ConnectionRequestContext> {
                 ],
                 body: body)
         }
+        addCreditsRoute(to: router)
     }
 
     // MARK: - Adding

@@ -181,6 +181,21 @@ export const moveInGallery = async (id, itemID, index) =>
 
 export const galleryExportURL = (id) => `${galleryPath(id)}/export`;
 
+/** Every item's credit, licence and facts, and the warnings (docs/licences.md, "Credits"). */
+export const galleryCredits = (id, signal) => getJSON(`${galleryPath(id)}/credits`, signal);
+
+/** The credits as one document: `text` or `markdown` (what the export's CREDITS.txt holds, or Markdown). */
+export async function galleryCreditsDocument(id, format, signal) {
+    const response = await reach(`${galleryPath(id)}/credits?format=${encodeURIComponent(format)}`,
+        { signal, headers: { 'x-tessera-client': 'web' } });
+    if (!response.ok) throw refusal(response, await response.json().catch(() => null), 'The server');
+    try {
+        return await response.text();
+    } catch (error) {
+        throw unreachable(error);
+    }
+}
+
 export const GALLERY_EVENTS = ['snapshot', 'added', 'removed', 'moved', 'renamed', 'deleted', 'restored', 'gone'];
 
 /**

@@ -1,28 +1,109 @@
-// Credit lines for an item, as Openverse writes them: plain text for anywhere, HTML with links for web pages.
+// Credit lines for an item (TASL: title, author, source, licence), as the server writes them
+// (TesseraCore/Licensing/Attribution.swift, docs/licences.md "Credits"): the plain text is the same,
+// character for character, which a browser test checks against the server's credits.
 import { h } from './dom.js';
 
-export function attributionText(item) {
-    const parts = [`“${item.title}”`];
-    if (item.creator?.name) parts.push(`by ${item.creator.name}`);
-    let text = parts.join(' ');
-    if (item.license?.name) {
-        text += ` is licensed under ${item.license.name}.`;
-        if (item.license.url) text += ` To view a copy of this license, visit ${item.license.url}.`;
+// The services a search reaches are named as the source; the person's own (library, uploads, web imports)
+// are not.
+const SOURCE_NAMES = { pixabay: 'Pixabay', flickr: 'Flickr', openverse: 'Openverse',
+    wikimedia: 'Wikimedia Commons', itunes: 'iTunes' };
+
+function parts(item) {
+    const license = item?.license;
+    let clause;
+    if (!license?.id || license.id === 'unknown') {
+        clause = { kind: 'unknown' };
+    } else if (license.id === 'all-rights-reserved') {
+        const name = (license.name ?? '').trim();
+        clause = { kind: 'reserved', detail: !name || name.toLowerCase() === 'all rights reserved' ? null : name };
     } else {
-        text += '.';
+        clause = { kind: 'named', verb: ['cc0', 'pdm'].includes(license.id) ? 'is marked with' : 'is licensed under',
+            name: license.name, url: license.url || null };
     }
-    if (item.pageURL) text += ` Source: ${item.pageURL}`;
+    const page = item?.pageURL || null;
+    const sourceName = SOURCE_NAMES[item?.source] ?? null;
+    return {
+        title: (item?.title ?? '').trim() || 'Untitled',
+        creator: (item?.creator?.name ?? '').trim() || null,
+        creatorURL: item?.creator?.url ?? null,
+        clause, page, sourceName, sourceLabel: sourceName ?? page,
+    };
+}
+
+const reserved = (detail) => `. All rights reserved${detail ? ` (${detail})` : ''}.`;
+
+/**
+ * "“Title” by Author is licensed under CC BY 2.0. To view a copy of this license, visit URL. Source: Flickr,
+ * https://…": an unknown licence is said to be unknown, never guessed.
+ */
+export function attributionText(item) {
+    const p = parts(item);
+    let text = `“${p.title}”`;
+    if (p.creator) text += ` by ${p.creator}`;
+    if (p.clause.kind === 'unknown') text += ' is under an unknown licence.';
+    else if (p.clause.kind === 'reserved') text += reserved(p.clause.detail);
+    else {
+        text += ` ${p.clause.verb} ${p.clause.name}.`;
+        if (p.clause.url) text += ` To view a copy of this license, visit ${p.clause.url}.`;
+    }
+    if (p.sourceName && p.page) text += ` Source: ${p.sourceName}, ${p.page}`;
+    else if (p.sourceLabel) text += ` Source: ${p.sourceLabel}`;
     return text;
 }
 
 /** The HTML is built as elements and serialised, so every value from the source arrives escaped. */
 export function attributionHTML(item) {
+    const p = parts(item);
     const link = (url, text) => (isWebURL(url) ? h('a', { href: url, rel: 'noopener noreferrer' }, text) : text);
-    const paragraph = h('p', { class: 'attribution' }, '“', link(item.pageURL, item.title), '”');
-    if (item.creator?.name) paragraph.append(' by ', link(item.creator.url, item.creator.name));
-    if (item.license?.name) paragraph.append(' is licensed under ', link(item.license.url, item.license.name));
-    paragraph.append('.');
+    const paragraph = h('p', { class: 'attribution' }, '“', link(p.page, p.title), '”');
+    if (p.creator) paragraph.append(' by ', link(p.creatorURL, p.creator));
+    if (p.clause.kind === 'unknown') paragraph.append(' is under an unknown licence.');
+    else if (p.clause.kind === 'reserved') {
+        paragraph.append(reserved(p.clause.detail));
+    } else paragraph.append(` ${p.clause.verb} `, link(p.clause.url, p.clause.name), '.');
+    if (p.sourceLabel) paragraph.append(' Source: ', link(p.page, p.sourceLabel));
     return paragraph.outerHTML;
+}
+
+const MARKDOWN_SPECIAL = /[\\`*_[\]|<>~&]/g;
+
+/** Markdown with the marks that start inline markup escaped, and links only to web addresses. */
+export function attributionMarkdown(item) {
+    const p = parts(item);
+    const escape = (text) => text.replace(/[\r\n]/g, ' ').replace(MARKDOWN_SPECIAL, '\\$&');
+    const destination = (url) => url.replace(/[\r\n\t]/g, '').replace(/[ ()<>]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    const link = (url, text) => (isWebURL(url) ? `[${escape(text)}](${destination(url)})` : escape(text));
+    let text = `“${link(p.page, p.title)}”`;
+    if (p.creator) text += ` by ${link(p.creatorURL, p.creator)}`;
+    if (p.clause.kind === 'unknown') text += ' is under an unknown licence.';
+    else if (p.clause.kind === 'reserved') {
+        text += `. All rights reserved${p.clause.detail ? ` (${escape(p.clause.detail)})` : ''}.`;
+    } else text += ` ${p.clause.verb} ${link(p.clause.url, p.clause.name)}.`;
+    if (p.sourceLabel) text += ` Source: ${link(p.page, p.sourceLabel)}`;
+    return text;
+}
+
+const XML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const xmlEscape = (text) => String(text).replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+
+/** Openverse's XML shape: title, creator, the licence's name and link, the source's link (as the server's). */
+export function attributionXML(item) {
+    const p = parts(item);
+    const element = (name, text, url, id) => {
+        const idAttribute = id ? ` id="${xmlEscape(id)}"` : '';
+        const urlAttribute = isWebURL(url) ? ` url="${xmlEscape(url)}"` : '';
+        return `  <${name}${idAttribute}${urlAttribute}>${xmlEscape(text)}</${name}>`;
+    };
+    const lines = ['<attribution>', element('title', p.title)];
+    if (p.creator) lines.push(element('creator', p.creator, p.creatorURL));
+    const unknown = p.clause.kind === 'unknown';
+    const license = item?.license;
+    lines.push(element('license', unknown ? 'Unknown licence' : license.name, license?.url,
+        unknown ? 'unknown' : license.id));
+    if (p.sourceLabel) lines.push(element('source', p.sourceLabel, p.page));
+    lines.push('</attribution>');
+    return lines.join('\n');
 }
 
 /** Only http(s) addresses become links: a `javascript:` URL from a source stays text. */

@@ -2,8 +2,8 @@
 // meanwhile), the original on demand, zoom and pan, previous/next through the results (buttons, arrow keys,
 // a swipe), credits, actions, the metadata sheet, and a page of its own for an item that is gone.
 import * as api from './api.js';
-import { $, $$, h, toast, copyText } from './dom.js';
-import { attributionText, attributionHTML, isWebURL } from './attribution.js';
+import { $, $$, h, toast, copyText, copyRich } from './dom.js';
+import { attributionText, attributionHTML, attributionMarkdown, attributionXML, isWebURL } from './attribution.js';
 import { renderInfo, clearInfo, metadataRows } from './detailinfo.js';
 import { renderKind, clearKind, stopPlayer } from './detailkind.js';
 import { Zoom } from './zoom.js';
@@ -295,10 +295,17 @@ export class Detail {
                 break;
             }
             case 'copy-text':
-                if (await copyText(attributionText(item))) toast('Attribution copied');
+                // Rich text where the browser takes it (pastes with its links), the plain text beside it.
+                if (await copyRich(attributionHTML(item), attributionText(item))) toast('Attribution copied');
                 break;
             case 'copy-html':
                 if (await copyText(attributionHTML(item))) toast('Attribution copied as HTML');
+                break;
+            case 'copy-markdown':
+                if (await copyText(attributionMarkdown(item))) toast('Attribution copied as Markdown');
+                break;
+            case 'copy-xml':
+                if (await copyText(attributionXML(item))) toast('Attribution copied as XML');
                 break;
             case 'metadata':
                 this.showMetadata(item);

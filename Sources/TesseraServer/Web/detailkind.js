@@ -92,8 +92,8 @@ function show(selector, value, text) {
 /** Download and the credit actions where the licence allows reuse; the store's page where it sells the item. */
 function renderActions(item) {
     const allowed = reuseAllowed(item);
-    for (const button of $$('#detail [data-action="download"], #detail [data-action="copy-text"], ' +
-        '#detail [data-action="copy-html"]')) {
+    const actions = ['download', 'copy-text', 'copy-html', 'copy-markdown', 'copy-xml'];
+    for (const button of $$(actions.map((action) => `#detail [data-action="${action}"]`).join(', '))) {
         button.hidden = !allowed;
     }
     const store = storeLink(item);

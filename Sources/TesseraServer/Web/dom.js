@@ -83,6 +83,25 @@ export async function copyText(text) {
     }
 }
 
+/**
+ * Copies rich text (`html`, which pastes as formatted text with its links) with `text` beside it for plain
+ * fields, through a ClipboardItem where the browser has one; else `text` alone.
+ */
+export async function copyRich(html, text) {
+    if (window.ClipboardItem && navigator.clipboard?.write) {
+        try {
+            await navigator.clipboard.write([new ClipboardItem({
+                'text/html': new Blob([html], { type: 'text/html' }),
+                'text/plain': new Blob([text], { type: 'text/plain' }),
+            })]);
+            return true;
+        } catch {
+            // Refused (no permission, an older browser's types): the plain text still helps.
+        }
+    }
+    return copyText(text);
+}
+
 /** Whether a key event comes from somewhere the user types text. */
 export function isTyping(event) {
     const target = event.target;

@@ -69,9 +69,17 @@ export class GalleryView {
             this.addMany([{ url }], null);
         });
         $('#gallery-restore').addEventListener('click', () => this.restore());
+        $('#gallery-credits').addEventListener('click', () => this.showCredits());
         // Kept by reference: while it is being renamed, the button is out of the page.
         this.nameButton = $('#gallery-name');
         renamable(this.nameButton, { save: (value) => this.rename(value) });
+    }
+
+    /** The Credits sheet, loaded the first time it is asked for. */
+    async showCredits() {
+        if (!this.id) return;
+        this.creditsSheet ??= new (await import('./credits.js')).CreditsSheet();
+        await this.creditsSheet.open(this.id);
     }
 
     get readOnly() {

@@ -1,0 +1,139 @@
+import Foundation
+
+// The marked-up forms of a credit. Every value from a source is escaped for its format, and only http(s)
+// addresses become links: a `javascript:` URL from a source stays text.
+extension Attribution {
+    // MARK: - HTML
+
+    /// One `<p class="attribution">` with links to the item's page, its author and its licence.
+    public var html: String {
+        let link = { (url: String?, text: String) in
+            guard let url, Self.isWebURL(url) else { return Markup.html(text) }
+            return "<a href=\"\(Markup.attribute(url))\" rel=\"noopener noreferrer\">\(Markup.html(text))</a>"
+        }
+        var html = "<p class=\"attribution\">“\(link(pageURL, displayTitle))”"
+        if let creatorName { html += " by \(link(creator?.url, creatorName))" }
+        switch licenseClause {
+        case .unknown: html += " is under an unknown licence."
+        case .reserved(let detail):
+            html += ". All rights reserved" + (detail.map { " (\(Markup.html($0)))" } ?? "") + "."
+        case .named(let verb, let name, let url): html += " \(verb) \(link(url, name))."
+        }
+        if let source = sourceLabel { html += " Source: \(link(pageURL, source))" }
+        return html + "</p>"
+    }
+
+    // MARK: - Markdown
+
+    /// `“[Title](page)” by [Author](url) is licensed under [CC BY 2.0](url). Source: [Flickr](page)`.
+    public var markdown: String {
+        let link = { (url: String?, text: String) in
+            guard let url, Self.isWebURL(url) else { return Markup.markdown(text) }
+            return "[\(Markup.markdown(text))](\(Markup.markdownURL(url)))"
+        }
+        var markdown = "“\(link(pageURL, displayTitle))”"
+        if let creatorName { markdown += " by \(link(creator?.url, creatorName))" }
+        switch licenseClause {
+        case .unknown: markdown += " is under an unknown licence."
+        case .reserved(let detail):
+            markdown += ". All rights reserved" + (detail.map { " (\(Markup.markdown($0)))" } ?? "") + "."
+        case .named(let verb, let name, let url): markdown += " \(verb) \(link(url, name))."
+        }
+        if let source = sourceLabel { markdown += " Source: \(link(pageURL, source))" }
+        return markdown
+    }
+
+    // MARK: - XML
+
+    /// Openverse's shape: the title, the creator, the licence's name and link, the source's link.
+    public var xml: String {
+        let license = effectiveLicense
+        var lines = ["<attribution>", "  <title>\(Markup.html(displayTitle))</title>"]
+        if let creatorName {
+            let url = creator?.url.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
+            lines.append("  <creator\(url)>\(Markup.html(creatorName))</creator>")
+        }
+        let licenseURL = license.url.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
+        let licenseName = isLicenseUnknown ? "Unknown licence" : license.name
+        lines.append(
+            "  <license id=\"\(Markup.attribute(license.id.rawValue))\"\(licenseURL)>\(Markup.html(licenseName))</license>"
+        )
+        if let source = sourceLabel {
+            let url = pageURL.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
+            lines.append("  <source\(url)>\(Markup.html(source))</source>")
+        }
+        lines.append("</attribution>")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The source as a link's words: the service's name, else the page's address.
+    var sourceLabel: String? {
+        if let sourceName { return sourceName }
+        return pageURL.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
+            return false
+        }
+        return scheme == "http" || scheme == "https"
+    }
+}
+
+/// Escaping for the formats credits are written in.
+public enum Markup {
+    /// Text inside an HTML or XML element.
+    public static func html(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A double-quoted attribute value (the same escapes: quotes included).
+    public static func attribute(_ text: String) -> String { html(text) }
+
+    /// Markdown text: the marks that start inline markup are backslash-escaped (a credit never starts a line
+    /// with a value, so block markers such as `#` or `1.` need nothing), and line breaks become spaces so a
+    /// credit stays one paragraph.
+    public static func markdown(_ text: String) -> String {
+        let special: Set<Character> = ["\\", "`", "*", "_", "[", "]", "|", "<", ">", "~", "&"]
+        var out = ""
+        for character in text {
+            if character.isNewline {
+                out.append(" ")
+            } else {
+                if special.contains(character) { out.append("\\") }
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A link's destination: characters that would end it (spaces, parentheses, angle brackets) are
+    /// percent-encoded.
+    public static func markdownURL(_ url: String) -> String {
+        var out = ""
+        for scalar in url.unicodeScalars {
+            switch scalar {
+            case " ": out += "%20"
+            case "(": out += "%28"
+            case ")": out += "%29"
+            case "<": out += "%3C"
+            case ">": out += "%3E"
+            case "\n", "\r", "\t": break
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// The credit line for one item, in the formats people paste it into (docs/licences.md, "Credits"): plain
+/// text, HTML, Markdown and XML. It follows TASL (Title, Author, Source, Licence), says "unknown licence"
+/// when the licence cannot be read instead of guessing, and writes the same plain text as the web app's
+/// `attributionText` (`Web/attribution.js`) for the same item. Pure: a value in, strings out.
+public struct Attribution: Sendable, Hashable {
+    public var title: String
+    public var creator: Creator?
+    /// The service the item came from ("Flickr"); `nil` for the person's own (library, uploads, web imports).
+    public var sourceName: String?
+    /// The item's landing page at its source.
+    public var pageURL: String?
+    /// `nil` (nothing known) reads as the unknown licence.
+    public var license: License?
+
+    public init(
+        title: String, creator: Creator? = nil, sourceName: String? = nil, pageURL: String? = nil,
+        license: License? = nil
+    ) {
+        self.title = title
+        self.creator = creator
+        self.sourceName = sourceName
+        self.pageURL = pageURL
+        self.license = license
+    }
+
+    /// An item's credit: its source is named for the services a search reaches, not for the person's own.
+    public init(item: Item) {
+        let named: Set<SourceID> = [.pixabay, .flickr, .openverse, .wikimedia, .itunes]
+        self.init(
+            title: item.title, creator: item.creator, sourceName: named.contains(item.source) ? item.source.title : nil,
+            pageURL: item.pageURL, license: item.license)
+    }
+
+    public enum Format: String, Sendable, CaseIterable {
+        case text, html, markdown, xml
+    }
+
+    public func formatted(_ format: Format) -> String {
+        switch format {
+        case .text: text
+        case .html: html
+        case .markdown: markdown
+        case .xml: xml
+        }
+    }
+
+    /// The licence the facts come from: the unknown licence when the item has none.
+    public var effectiveLicense: License { license ?? Licenses.unknown() }
+    public var isLicenseUnknown: Bool { effectiveLicense.id == .unknown }
+
+    var displayTitle: String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? "Untitled" : trimmed
+    }
+
+    var creatorName: String? {
+        guard let name = creator?.name.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
+            return nil
+        }
+        return name
+    }
+
+    /// How the licence is said, between the author and the source.
+    enum LicenseClause {
+        case unknown
+        /// "All rights reserved", with the service's own wording when it says more (a © notice).
+        case reserved(detail: String?)
+        /// "is licensed under" or, for public-domain tools, "is marked with".
+        case named(verb: String, name: String, url: String?)
+    }
+
+    var licenseClause: LicenseClause {
+        let license = effectiveLicense
+        switch license.id {
+        case .unknown: return .unknown
+        case .allRightsReserved:
+            let name = license.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let plain = name.isEmpty || name.lowercased() == "all rights reserved"
+            return .reserved(detail: plain ? nil : name)
+        default:
+            let verb = [.cc0, .pdm].contains(license.id) ? "is marked with" : "is licensed under"
+            let url = license.url.flatMap { $0.isEmpty ? nil : $0 }
+            return .named(verb: verb, name: license.name, url: url)
+        }
+    }
+
+    // MARK: - Plain text
+
+    /// `“Title” by Author is licensed under CC BY 2.0. To view a copy of this license, visit URL. Source:
+    /// Flickr, https://…` (no full stop after the address, so pasting it keeps the link whole).
+    public var text: String {
+        var text = "“\(displayTitle)”"
+        if let creatorName { text += " by \(creatorName)" }
+        switch licenseClause {
+        case .unknown: text += " is under an unknown licence."
+        case .reserved(let detail): text += ". All rights reserved" + (detail.map { " (\($0))" } ?? "") + "."
+        case .named(let verb, let name, let url):
+            text += " \(verb) \(name)."
+            if let url { text += " To view a copy of this license, visit \(url)." }
+        }
+        let page = pageURL.flatMap { $0.isEmpty ? nil : $0 }
+        switch (sourceName, page) {
+        case (let name?, let page?): text += " Source: \(name), \(page)"
+        case (let name?, nil): text += " Source: \(name)"
+        case (nil, let page?): text += " Source: \(page)"
+        case (nil, nil): break
+        }
+        return text
+    }
+}

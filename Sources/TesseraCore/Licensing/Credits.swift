@@ -1,0 +1,159 @@
+import Foundation
+
+/// The credits of a collection (a gallery): every item's attribution in order with its licence and facts,
+/// and warnings naming the items that may not be used commercially, may not be changed, or whose licence is
+/// unknown (docs/licences.md, "Credits"). Pure, like `Attribution`; the API, the export and the CLI write
+/// these same strings.
+public struct Credits: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable {
+        /// The item's id in its collection (a gallery item's `gi_…`).
+        public var id: String
+        public var attribution: Attribution
+
+        public init(id: String, attribution: Attribution) {
+            self.id = id
+            self.attribution = attribution
+        }
+    }
+
+    /// What a warning is about.
+    public enum Concern: String, Sendable, CaseIterable {
+        case notCommercial = "not_commercial"
+        case noModification = "no_modification"
+        case unknownLicense = "unknown_license"
+    }
+
+    public struct Warning: Sendable, Hashable {
+        public var concern: Concern
+        /// Positions (0-based) of the items it names, in order.
+        public var indices: [Int]
+        public var message: String
+    }
+
+    /// The collection's name.
+    public var title: String
+    public var entries: [Entry]
+
+    public init(title: String, entries: [Entry]) {
+        self.title = title
+        self.entries = entries
+    }
+
+    /// A warning per concern that names at least one item. Unknown licences are named once, under their own
+    /// warning, not again as "not commercial" and "not to be changed".
+    public var warnings: [Warning] {
+        Concern.allCases.compactMap { concern in
+            let indices = entries.indices.filter { index in
+                let attribution = entries[index].attribution
+                let license = attribution.effectiveLicense
+                switch concern {
+                case .unknownLicense: return attribution.isLicenseUnknown
+                case .notCommercial: return !attribution.isLicenseUnknown && !license.allowsCommercialUse
+                case .noModification: return !attribution.isLicenseUnknown && !license.allowsModification
+                }
+            }
+            guard !indices.isEmpty else { return nil }
+            return Warning(concern: concern, indices: indices, message: message(concern, indices))
+        }
+    }
+
+    private func message(_ concern: Concern, _ indices: [Int]) -> String {
+        let one = indices.count == 1
+        let count = "\(indices.count) of \(entries.count) item\(entries.count == 1 ? "" : "s")"
+        let names = indices.map { "#\($0 + 1) “\(entries[$0].attribution.displayTitle)”" }.joined(separator: ", ")
+        return switch concern {
+        case .notCommercial: "\(count) may not be used commercially: \(names)."
+        case .noModification: "\(count) may not be changed: \(names)."
+        case .unknownLicense:
+            "\(count) \(one ? "has" : "have") an unknown licence, so do not reuse \(one ? "it" : "them") without "
+                + "asking the creator: \(names)."
+        }
+    }
+
+    var heading: String { "Credits for “\(title)”" }
+
+    // MARK: - Plain text (CREDITS.txt)
+
+    /// The heading, the warnings, then each credit numbered with its licence and facts on a second line.
+    public var text: String {
+        var lines = [heading, ""]
+        for warning in warnings { lines.append("Warning: \(warning.message)") }
+        if !warnings.isEmpty { lines.append("") }
+        if entries.isEmpty { lines.append("No items.") }
+        for (index, entry) in entries.enumerated() {
+            let marker = "\(index + 1). "
+            lines.append(marker + entry.attribution.text)
+            lines.append(String(repeating: " ", count: marker.count) + Self.licenseLine(entry.attribution))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `CC BY 2.0 (cc-by-2.0): You may use this commercially. You may change it. Credit required.`
+    public static func licenseLine(_ attribution: Attribution) -> String {
+        let license = attribution.effectiveLicense
+        let name = attribution.isLicenseUnknown ? "Unknown licence" : license.name
+        return "\(name) (\(license.id)): \(license.facts)"
+    }
+
+    // MARK: - Markdown
+
+    public var markdown: String {
+        var lines = ["# \(Markup.markdown(heading))", ""]
+        for warning in warnings { lines.append("> **Warning:** \(Markup.markdown(warning.message))") }
+        if !warnings.isEmpty { lines.append("") }
+        if entries.isEmpty { lines.append("No items.") }
+        for (index, entry) in entries.enumerated() {
+            let marker = "\(index + 1). "
+            lines.append(marker + entry.attribution.markdown + "  ")
+            let indent = String(repeating: " ", count: marker.count)
+            lines.append(indent + "*\(Markup.markdown(Self.licenseLine(entry.attribution)))*")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - HTML (credits.html)
+
+    /// A whole page, readable on its own (the export's `credits.html`); every value escaped.
+    public var html: String {
+        var lines = [
+            "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+            "<title>\(Markup.html(heading))</title>", "</head>", "<body>", "<h1>\(Markup.html(heading))</h1>",
+        ]
+        if !warnings.isEmpty {
+            lines.append("<ul class=\"warnings\">")
+            for warning in warnings {
+                lines.append("<li class=\"\(warning.concern.rawValue)\">\(Markup.html(warning.message))</li>")
+            }
+            lines.append("</ul>")
+        }
+        if entries.isEmpty { lines.append("<p>No items.</p>") }
+        if !entries.isEmpty {
+            lines.append("<ol class=\"credits\">")
+            for entry in entries {
+                lines.append(
+                    "<li id=\"\(Markup.attribute(entry.id))\">\(entry.attribution.html)"
+                        + "<p class=\"license\">\(Markup.html(Self.licenseLine(entry.attribution)))</p></li>")
+            }
+            lines.append("</ol>")
+        }
+        lines += ["</body>", "</html>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension License {
+    /// The three facts in plain words, as the web app says them (`licenseFacts` in `attribution.js`).
+    public var facts: String {
+        switch id {
+        case .unknown: return "Licence unknown: do not reuse it without asking the creator."
+        case .allRightsReserved: return "All rights reserved: ask the creator before reusing it."
+        default:
+            return [
+                allowsCommercialUse ? "You may use this commercially." : "Not for commercial use.",
+                allowsModification ? "You may change it." : "Do not change it.",
+                requiresCredit ? "Credit required." : "No credit required.",
+            ].joined(separator: " ")
+        }
+    }
+}

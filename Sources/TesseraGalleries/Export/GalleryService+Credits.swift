@@ -1,0 +1,19 @@
+import TesseraCore
+
+extension GalleryService {
+    /// The credits of gallery `id` (deleted or not): every item's attribution in the gallery's order, with
+    /// the warnings (docs/licences.md, "Credits").
+    public func credits(_ id: GalleryID) async throws(GalleryError) -> (gallery: Gallery, credits: Credits) {
+        let gallery = try await store.gallery(id)
+        return (gallery, Self.credits(of: gallery))
+    }
+
+    /// The credits of a gallery read with its items.
+    public static func credits(of gallery: Gallery) -> Credits {
+        Credits(
+            title: gallery.name,
+            entries: (gallery.items ?? []).map { entry in
+                Credits.Entry(id: entry.id.rawValue, attribution: Attribution(item: entry.item))
+            })
+    }
+}
