@@ -77,7 +77,9 @@ public struct FlickrStandIn: StandInProvider {
         guard (page - 1) * perPage < Self.resultCap else {
             return fail(20, "Excessive photo offset in search", wrapping)
         }
-        let all = state.corpus.records(for: text.isEmpty ? tags : text)
+        // Every record is a photo: content types without photos (2 screenshots, 3 other, 5) and videos find nothing.
+        let hasPhotos = !["2", "3", "5"].contains(query["content_type"] ?? "7") && query["media"] != "videos"
+        let all = hasPhotos ? state.corpus.records(for: text.isEmpty ? tags : text) : []
         guard !all.isEmpty else {
             let photos: [String: Any] = ["page": page, "pages": 0, "perpage": perPage, "total": 0, "photo": []]
             return ok(["photos": photos], wrapping)

@@ -121,6 +121,18 @@ struct SearchFiltersAPITests {
             #expect(flickr.filters?.native == [.license])
             #expect(standIns.flickr.state.requests.last?["license"] == "4,5,6,7,8,9,10,11,12,13")
 
+            // Flickr is asked for photos only in every search: a photo filter is its own; other types it cannot.
+            let photos = try await section(client, "scope=flickr&type=photo")
+            #expect(photos.error == nil && photos.items.count == 20)
+            #expect(photos.filters == FilterReport(native: [.type], tessera: [], unsupported: []))
+            let asked = try #require(standIns.flickr.state.requests.last)
+            #expect(asked["content_type"] == "1" && asked["media"] == "photos")
+            let before = standIns.flickr.state.requestCount
+            let drawings = try await section(client, "scope=flickr&type=illustration")
+            #expect(drawings.error?.code == "unsupported_filter" && drawings.items.isEmpty)
+            #expect(drawings.filters == FilterReport(native: [], tessera: [], unsupported: [.type]))
+            #expect(standIns.flickr.state.requestCount == before, "not asked for what it cannot filter")
+
             let openverse = try await section(
                 client, "scope=openverse&license=cc-by,cc0,modification&orientation=portrait&size=small&type=vector")
             #expect(openverse.filters?.native == [.license, .orientation, .size, .type])

@@ -1,5 +1,6 @@
 // The JSON API, as the product sheet describes it. Every failure becomes an APIError with a sentence a
 // user can act on; an aborted request rejects with the browser's AbortError, which callers ignore.
+import { filterEntries } from './filters.js';
 
 export class APIError extends Error {
     constructor(code, message, status = 0) {
@@ -64,8 +65,12 @@ function refusal(response, answer, who) {
 
 export const sources = () => getJSON('/api/sources');
 
-export const search = (q, scope, page, signal) =>
-    getJSON(`/api/search?${new URLSearchParams({ q, scope, page: String(page) })}`, signal);
+/** A search's query string: the query, scope and page, then the filters (filters.js). */
+const searchParams = (q, scope, page, filters) =>
+    new URLSearchParams([['q', q], ['scope', scope], ['page', String(page)], ...filterEntries(filters)]);
+
+export const search = (q, scope, page, signal, filters) =>
+    getJSON(`/api/search?${searchParams(q, scope, page, filters)}`, signal);
 
 export const item = (source, id, signal) =>
     getJSON(`/api/items/${encodeURIComponent(source)}/${encodeURIComponent(id)}`, signal);
@@ -110,8 +115,8 @@ export async function imageError(url) {
  * `/api/search/stream`: calls `onSection` as each source's section arrives, then `onDone`. `onFailure` when
  * the stream breaks before `done`. Returns a function that stops listening.
  */
-export function streamSearch(q, scope, { onSection, onDone, onFailure }) {
-    const events = new EventSource(`/api/search/stream?${new URLSearchParams({ q, scope, page: '1' })}`);
+export function streamSearch(q, scope, filters, { onSection, onDone, onFailure }) {
+    const events = new EventSource(`/api/search/stream?${searchParams(q, scope, 1, filters)}`);
     let finished = false;
     events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
     events.addEventListener('done', () => {

@@ -4,6 +4,7 @@ import { $, h, isTyping, runToastAction, toast } from './dom.js';
 import * as router from './router.js';
 import { Catalog } from './catalog.js';
 import { Results } from './results.js';
+import { FilterBar } from './filterbar.js';
 import { Detail } from './detail.js';
 import { GalleryPicker } from './picker.js';
 import { GalleryPanel } from './panel.js';
@@ -22,6 +23,7 @@ const queryMessage = $('#query-message');
 
 let catalog = new Catalog();
 let results;
+let filterBar;
 let detail;
 let picker;
 /** How many addresses have been drawn: a gallery screen still loading its modules gives way to a newer one. */
@@ -74,6 +76,11 @@ async function start() {
         const route = router.current();
         if (route.view === 'search') router.note(router.searchURL({ ...route, tag }));
     };
+    // A choice in the filter bar is a new address: Back returns to the filters before it.
+    filterBar = new FilterBar((filters) => {
+        const route = router.current();
+        if (route.view === 'search') router.go(router.searchURL({ ...route, filters }));
+    });
     picker = new GalleryPicker();
     detail = new Detail(catalog, {
         onClose: closeDetail, onAddToGallery: (item) => picker.open(item), neighbour, onStep: stepTo, tagURL,
@@ -144,6 +151,7 @@ function render(route) {
         scopePicker.value = route.scope;
         hideQueryMessage();
         showView('results');
+        filterBar.show(route.filters);
         if (results.shows(route)) {
             if (route.tag !== results.filter.tag) results.filter.set(route.tag);
             focus?.focus?.({ preventScroll: true });
@@ -263,7 +271,7 @@ form.addEventListener('submit', (event) => {
     }
     hideQueryMessage();
     queryField.blur();
-    router.go(router.searchURL({ q, scope: scopePicker.value }));
+    router.go(router.searchURL({ q, scope: scopePicker.value, filters: shownFilters() }));
 });
 queryField.addEventListener('input', () => { if (valid(queryField.value)) hideQueryMessage(); });
 
@@ -276,7 +284,13 @@ function searchScope() {
     const q = queryField.value.trim();
     const route = router.current();
     if (!valid(q) || (route.view === 'search' && route.q === q && route.scope === scopePicker.value)) return;
-    router.go(router.searchURL({ q, scope: scopePicker.value }));
+    router.go(router.searchURL({ q, scope: scopePicker.value, filters: shownFilters() }));
+}
+
+/** A new query or scope keeps the filters of the results on screen (none from the start page). */
+function shownFilters() {
+    const route = router.current();
+    return route.view === 'search' ? route.filters : {};
 }
 scopePicker.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {

@@ -8,7 +8,8 @@ import { $, h, formatNumber } from './dom.js';
 import { searchURL } from './router.js';
 import { tile, skeletonTiles, applyShape, markHeld } from './tiles.js';
 import { TagFilter } from './tags.js';
-import { failureText } from './failures.js';
+import { checkedText, failureText, filterNote } from './failures.js';
+import { filterKey } from './filters.js';
 import { rowControls } from './rowscroll.js';
 import { icon } from './icons.js';
 
@@ -52,15 +53,16 @@ export class Results {
     }
 
     /** Whether these results are the ones for this search (then nothing needs loading). */
-    shows({ q, scope }) {
-        return this.query?.q === q && this.query?.scope === scope;
+    shows({ q, scope, filters }) {
+        return this.query?.q === q && this.query?.scope === scope
+            && filterKey(this.query.filters) === filterKey(filters);
     }
 
     /** Starts a new search; whatever the previous one still had in flight is aborted and ignored. */
-    start({ q, scope, tag }) {
+    start({ q, scope, filters = {}, tag }) {
         this.stop();
         const generation = ++this.generation;
-        this.query = { q, scope };
+        this.query = { q, scope, filters };
         this.controller = new AbortController();
         this.items.clear();
         /** The section each shown item is in (all the same for one section). */
@@ -72,6 +74,7 @@ export class Results {
         this.page = 0;
         this.hasMore = false;
         this.total = null;
+        this.checked = [];
         this.autoLoadFailed = false;
         this.loading = false;
         this.updatePager();
@@ -110,11 +113,17 @@ export class Results {
         this.loading = true;
         this.updatePager();
         try {
-            const answer = await api.search(this.query.q, this.query.scope, page, this.controller.signal);
+            const { q, scope, filters } = this.query;
+            const answer = await api.search(q, scope, page, this.controller.signal, filters);
             if (!this.isCurrent(generation)) return;
             const section = answer.sections[0];
             if (page === 1) this.grid.replaceChildren();
-            if (section?.error) {
+            if (section?.error?.code === 'unsupported_filter') {
+                // Nothing to page through: the reason stands where the results would be.
+                this.container.replaceChildren(filterNote(section, this.catalog.section(section.id)?.title, 'empty'));
+                this.hasMore = false;
+                this.page = page;
+            } else if (section?.error) {
                 this.showFailure(section);
                 this.autoLoadFailed = page > 1;
                 this.hasMore = page > 1;
@@ -122,6 +131,7 @@ export class Results {
                 this.page = page;
                 this.total = section?.total ?? null;
                 this.hasMore = Boolean(section?.hasMore);
+                this.checked = section?.filters?.tessera ?? [];
                 this.append(this.grid, section?.items ?? [], section?.id);
                 this.banners.replaceChildren();
             }
@@ -183,6 +193,15 @@ export class Results {
             arrived.add(section.id);
             const slot = slots.get(section.id);
             if (!slot) return;
+            if (section.error?.code === 'unsupported_filter') {
+                // The reason, in the section's place: an empty row would say "nothing matched".
+                slot.classList.replace('pending', 'note');
+                slot.removeAttribute('aria-busy');
+                slot.querySelector('.count').remove();
+                slot.querySelector('.strip').replaceWith(filterNote(section, this.catalog.section(section.id)?.title));
+                this.updateSummary();
+                return;
+            }
             if (section.error) {
                 this.showFailure(section);
                 slot.remove();
@@ -203,8 +222,10 @@ export class Results {
                 ? `${formatNumber(section.items.length)}+`
                 : formatNumber(section.total);
             slot.querySelector('.count').textContent = `${count} results`;
-            slot.querySelector('.section-head').append(
-                h('a', { href: searchURL({ q: this.query.q, scope: section.id }), 'data-nav': true,
+            const checked = section.filters?.tessera ?? [];
+            const note = checked.length ? h('span', { class: 'checked' }, checkedText(checked, { capital: true })) : '';
+            slot.querySelector('.section-head').append(note,
+                h('a', { href: searchURL({ ...this.query, scope: section.id }), 'data-nav': true,
                     'aria-label': `See all ${section.title} results` }, 'See all'),
                 rowControls(strip, section.title));
             this.updateSummary();
@@ -215,14 +236,14 @@ export class Results {
             if (this.items.size === 0) this.showEmpty();
             this.updateSummary();
         };
-        this.closeStream = api.streamSearch(this.query.q, 'all', {
+        this.closeStream = api.streamSearch(this.query.q, 'all', this.query.filters, {
             onSection: place,
             onDone: finish,
             // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
             onFailure: async () => {
                 if (!this.isCurrent(generation)) return;
                 try {
-                    const answer = await api.search(this.query.q, 'all', 1, this.controller.signal);
+                    const answer = await api.search(this.query.q, 'all', 1, this.controller.signal, this.query.filters);
                     answer.sections.forEach(place);
                 } catch (error) {
                     if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
@@ -304,22 +325,24 @@ export class Results {
             : loaded;
         let text;
         if (this.query.scope === 'all') {
-            const sections = this.container.querySelectorAll('.section:not(.pending)').length;
+            const sections = this.container.querySelectorAll('.section:not(.pending):not(.note)').length;
             text = `${formatNumber(loaded)} results from ${sections} ${sections === 1 ? 'section' : 'sections'}`;
         } else {
             text = this.total == null
                 ? `${formatNumber(loaded)} loaded`
                 : `${formatNumber(loaded)} of ${formatNumber(this.total)} results`;
         }
+        if (this.checked.length) text += ` · ${checkedText(this.checked)}`;
         if (this.filter.tag) text = `${formatNumber(visible)} tagged “${this.filter.tag}” · ${text}`;
-        this.summary.textContent = loaded || this.page > 0 ? text : '';
+        const note = this.container.querySelector('.filter-note.empty'); // the section's reason says it all
+        this.summary.textContent = (loaded || this.page > 0) && !note ? text : '';
         this.showFiltered(visible);
     }
 
     /** With a tag filter on, sections left with no tile hide, and an empty result says so. */
     showFiltered(visible) {
         const tag = this.filter.tag;
-        for (const section of this.container.querySelectorAll('.section:not(.pending)')) {
+        for (const section of this.container.querySelectorAll('.section:not(.pending):not(.note)')) {
             section.hidden = Boolean(tag) && !section.querySelector('.tile:not(.skeleton):not([hidden])');
         }
         this.filterEmpty.hidden = !tag || visible > 0 || this.items.size === 0;
@@ -357,7 +380,10 @@ export class Results {
 
     showEmpty() {
         if (this.container.querySelector('.empty')) return;
-        this.container.replaceChildren(h('p', { class: 'empty', role: 'status' }, `No results for “${this.query.q}”.`));
+        // Sections that could not apply a filter keep saying why, under the message.
+        const notes = this.container.querySelectorAll('.section.note');
+        this.container.replaceChildren(h('p', { class: 'empty', role: 'status' }, `No results for “${this.query.q}”.`),
+            ...notes);
         this.summary.textContent = '';
     }
 

@@ -1,7 +1,9 @@
-// Every state of the app is an address: `/`, `/search?q=&scope=&tag=`, `/item/{source}/{id}`, `/galleries`,
-// `/galleries/{id}` and `/galleries/{id}?item={itemId}` (one of its items in the detail view). Links inside
-// the app change the address with the History API and the app renders what the address says, so reload,
-// back, forward and shared links all land in the same place.
+// Every state of the app is an address: `/`, `/search?q=&scope=&tag=` (and the filters, filters.js),
+// `/item/{source}/{id}`, `/galleries`, `/galleries/{id}` and `/galleries/{id}?item={itemId}` (one of its
+// items in the detail view). Links inside the app change the address with the History API and the app
+// renders what the address says, so reload, back, forward and shared links all land in the same place.
+
+import { filterEntries, readFilters } from './filters.js';
 
 const listeners = new Set();
 
@@ -26,6 +28,7 @@ export function current() {
             view: 'search',
             q: searchParams.get('q') ?? '',
             scope: searchParams.get('scope') || 'all',
+            filters: readFilters(searchParams),
             tag: searchParams.get('tag') ?? '',
         };
     }
@@ -42,10 +45,12 @@ export function note(url) {
     history.replaceState(history.state, '', url);
 }
 
-export function searchURL({ q, scope, tag }) {
+export function searchURL({ q, scope, filters, tag }) {
     const params = new URLSearchParams({ q, scope });
+    for (const [name, value] of filterEntries(filters)) params.set(name, value);
     if (tag) params.set('tag', tag);
-    return `/search?${params}`;
+    // A licence list reads as the API documents it (`license=commercial,cc0`); a comma needs no escape here.
+    return `/search?${params.toString().replaceAll('%2C', ',')}`;
 }
 
 export function nativeID(item) {
