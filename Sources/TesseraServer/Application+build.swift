@@ -95,7 +95,8 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
     MediaController(proxy: environment.mediaProxy).addRoutes(to: router)
     GalleriesController(
-        galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events
+        galleries: environment.galleries, accounts: environment.configuration.auth == .accounts,
+        maxUploadBytes: environment.configuration.images.maxBytes, events: events
     ).addRoutes(to: router)
     AccountsController(
         accounts: environment.accounts, mode: environment.configuration.auth,
