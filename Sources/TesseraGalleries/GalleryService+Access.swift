@@ -50,6 +50,13 @@ extension GalleryService {
         try await store.removeMember(named: name, from: id)
     }
 
+    /// Whether `viewer` may see the stored copy `hash`: some gallery it may read holds it (everyone may
+    /// without accounts). The image route asks this of every `stored:` image in accounts mode.
+    public func mayView(storedImage hash: String, by viewer: GalleryViewer) async throws(GalleryError) -> Bool {
+        guard case .account(let account) = viewer else { return true }
+        return try await store.holdsImage(hash, visibleTo: account)
+    }
+
     // MARK: - Accounts coming and going
 
     /// Gives every gallery nobody owns (made without accounts) to `account`; returns how many.

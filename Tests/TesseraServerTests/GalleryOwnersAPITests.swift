@@ -194,6 +194,35 @@ struct GalleryOwnersAPITests {
         }
     }
 
+    @Test(arguments: Engine.allCases)
+    func aGallerysStoredCopiesAreServedOnlyToThoseWhoMayReadIt(engine: Engine) async throws {
+        try await engine.withEnvironment { database in
+            try await withAccounts(users: Self.users, extraEnvironment: database) { client, _ in
+                let ada = User(client: client, cookie: try await client.signIn("ada", "correct horse"))
+                let bob = User(client: client, cookie: try await client.signIn("bob", "battery staple"))
+                let gallery = try await ada.create("Private")
+                let item = try await ada.upload(to: gallery.id).json(GalleryItem.self)
+                let urls = [item.image.thumbnail.url, item.image.preview.url, item.image.original.url]
+                for url in urls {
+                    let own = try await ada.call(.get, url)
+                    #expect(own.status == .ok, "\(url)")
+                    #expect(own.headers[.cacheControl]?.hasPrefix("private") == true, "never kept by a shared cache")
+                    let refused = try await bob.call(.get, url)
+                    #expect(refused.status == .notFound, "\(url): \(refused.status)")
+                    #expect(try refused.apiError().code == "image_not_found")
+                    var revalidating = sameOrigin
+                    revalidating[.cookie] = bob.cookie
+                    revalidating[.ifNoneMatch] = try #require(own.headers[.eTag])
+                    let asked = try await client.execute(uri: url, method: .get, headers: revalidating)
+                    #expect(asked.status == .notFound, "not even a 304 for its tag")
+                }
+                _ = try await ada.call(
+                    .post, "/api/galleries/\(gallery.id)/members", #"{"name":"bob","role":"viewer"}"#)
+                for url in urls { #expect(try await bob.call(.get, url).status == .ok, "\(url)") }
+            }
+        }
+    }
+
     @Test func withoutAccountsNothingChanges() async throws {
         try await withTessera(StandInSet().list) { client, _ in
             let gallery = try await GalleriesAPITests.create(client)

@@ -83,6 +83,21 @@ extension GalleryStore {
         }
     }
 
+    func holdsImage(_ hash: String, visibleTo account: String) async throws(GalleryError) -> Bool {
+        try await run {
+            try await self.writer.read { db in
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (
+                            SELECT 1 FROM galleryItem i JOIN gallery g ON g.id = i.galleryId
+                            WHERE i.imageHash = ? AND (g.ownerId = ? OR (g.deletedAt IS NULL AND EXISTS (
+                                SELECT 1 FROM galleryMember m WHERE m.galleryId = g.id AND m.accountId = ?))))
+                        """, arguments: [hash, account, account]) ?? false
+            }
+        }
+    }
+
     func adoptOwnerless(by account: String) async throws(GalleryError) -> Int {
         try await run {
             try await self.database.write { db in

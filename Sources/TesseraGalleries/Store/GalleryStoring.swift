@@ -67,6 +67,8 @@ public protocol GalleryStoring: Sendable {
     func setMember(named name: String, role: GalleryRole, in id: GalleryID) async throws(GalleryError)
     /// Ends the membership of the account named `name`; throws `memberNotFound` when it has none.
     func removeMember(named name: String, from id: GalleryID) async throws(GalleryError)
+    /// Whether some gallery `account` may read (see `access`) holds an item whose stored copy is `hash`.
+    func holdsImage(_ hash: String, visibleTo account: String) async throws(GalleryError) -> Bool
     /// Gives every gallery nobody owns to `account`; returns how many.
     func adoptOwnerless(by account: String) async throws(GalleryError) -> Int
     /// Hands every gallery `account` owns to `heir` (`nil`: nobody yet) in Recently deleted, and ends the

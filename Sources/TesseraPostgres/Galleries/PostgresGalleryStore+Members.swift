@@ -83,6 +83,22 @@ extension PostgresGalleryStore {
         }
     }
 
+    public func holdsImage(_ hash: String, visibleTo account: String) async throws(GalleryError) -> Bool {
+        try await read { connection in
+            for try await held in try await connection.query(
+                """
+                SELECT EXISTS (
+                    SELECT 1 FROM gallery_item i JOIN gallery g ON g.id = i.gallery_id
+                    WHERE i.image_hash = \(hash) AND (g.owner_id = \(account) OR (g.deleted_at IS NULL AND EXISTS (
+                        SELECT 1 FROM gallery_member m WHERE m.gallery_id = g.id AND m.account_id = \(account)))))
+                """, logger: .quiet
+            ).decode(Bool.self) {
+                return held
+            }
+            return false
+        }
+    }
+
     public func adoptOwnerless(by account: String) async throws(GalleryError) -> Int {
         try await Self.galleryErrors {
             try await database.withConnection { connection in
