@@ -215,6 +215,12 @@ export function followGallery(id, { onEvent, onBroken }) {
 
 // MARK: - Accounts (TESSERA_AUTH=accounts)
 
+/** With accounts: who a gallery is shared with, `[{name, role}]`; adding again changes the role. */
+export const members = async (id) => (await send('GET', `${galleryPath(id)}/members`)).body.members;
+export const addMember = async (id, name, role) =>
+    (await send('POST', `${galleryPath(id)}/members`, { json: { name, role } })).body.members;
+export const removeMember = (id, name) => send('DELETE', `${galleryPath(id)}/members/${encodeURIComponent(name)}`);
+
 export const me = async () => (await send('GET', '/api/me')).body;
 export const signIn = async (name, password) => (await send('POST', '/api/session', { json: { name, password } })).body;
 export const signOut = () => send('DELETE', '/api/session');
