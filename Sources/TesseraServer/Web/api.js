@@ -138,6 +138,9 @@ const galleryPath = (id) => `/api/galleries/${encodeURIComponent(id)}`;
 export const galleries = ({ deleted = false, signal } = {}) =>
     getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
 
+/** The galleries the user may add to: with accounts, not those shared with them to view only. */
+export const writableGalleries = async (options) =>
+    (await galleries(options)).filter((gallery) => gallery.role !== 'viewer');
 export const gallery = (id, signal) => getJSON(galleryPath(id), signal);
 
 export const createGallery = async (name) => (await send('POST', '/api/galleries', { json: { name } })).body;
