@@ -70,12 +70,12 @@ struct GalleryBench: AsyncParsableCommand {
         let big = try await Self.createGallery(client, base, "big")
         let galleries = environment.galleries
         guard let filledID = GalleryID(filled), let bigID = GalleryID(big),
-            let image = try await galleries.gallery(filledID).items?.first
+            let image = try await galleries.gallery(filledID, by: .everyone).items?.first
         else { throw ValidationError("the adds left no item") }
         for _ in 0..<size {
-            _ = try await galleries.copy(image.id, of: filledID, to: bigID)
+            _ = try await galleries.copy(image.id, of: filledID, to: bigID, by: .everyone)
         }
-        let ids = try await galleries.gallery(bigID).items?.map(\.id) ?? []
+        let ids = try await galleries.gallery(bigID, by: .everyone).items?.map(\.id) ?? []
         for clients in [1, 4] {
             let times = try await Self.concurrently(clients, perClient: moves / clients) { _ in
                 let id = ids.randomElement()!

@@ -9,9 +9,12 @@ import TesseraImageProxy
 extension GalleryService {
     /// Adds a search result. Its image comes through the image proxy from the item's own signed `full` URL
     /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched.
-    public func add(item: Item, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil)
+    public func add(
+        item: Item, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer
+    )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
+        try await authorize(id, viewer, .edit)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
             throw .invalidItem("This item is too large to keep (title, tags or metadata).")
@@ -37,9 +40,12 @@ extension GalleryService {
 
     /// Adds the image at `url`, fetched with the guarded fetcher (private networks refused, size capped
     /// while streaming, magic numbers checked on the first bytes).
-    public func add(url: String, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil)
+    public func add(
+        url: String, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer
+    )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
+        try await authorize(id, viewer, .edit)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
         let data: Data
@@ -61,8 +67,10 @@ extension GalleryService {
 
     /// Adds uploaded bytes (already capped by the caller at the configured size).
     public func add(
-        upload data: Data, fileName: String?, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil
+        upload data: Data, fileName: String?, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil,
+        by viewer: GalleryViewer
     ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
+        try await authorize(id, viewer, .edit)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let origin = Origin.imported(
             .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,

@@ -80,22 +80,28 @@ public final class GalleryService: Sendable {
 
     // MARK: - Reading
 
-    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first.
-    public func list(deleted: Bool = false) async throws(GalleryError) -> [Gallery] {
-        try await store.list(deleted: deleted)
+    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first. An
+    /// account sees those it owns and those shared with it (Recently deleted: its own), each with `owner` and
+    /// `role`.
+    public func list(deleted: Bool = false, by viewer: GalleryViewer) async throws(GalleryError) -> [Gallery] {
+        try await store.list(deleted: deleted, for: viewer.accountID)
     }
 
     /// One gallery with its items in order.
-    public func gallery(_ id: GalleryID) async throws(GalleryError) -> Gallery {
-        try await store.gallery(id)
+    public func gallery(_ id: GalleryID, by viewer: GalleryViewer) async throws(GalleryError) -> Gallery {
+        let access = try await authorize(id, viewer, .read)
+        return Self.decorated(try await store.gallery(id), access)
     }
 
     /// The gallery `text` names (without its items): an id, else a name, exact but for case. A name matches
     /// galleries in Recently deleted only when no other gallery has it (a change then says what to do).
     /// Throws `galleryNotFound(text)` or `ambiguousName(name, candidates:)`.
-    /// The galleries (not deleted) that hold each of these items, by `Item.id`; items in none are left out.
-    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
-        try await store.galleries(holding: itemIDs)
+    /// The galleries (not deleted) the viewer may read that hold each of these items, by `Item.id`; items in
+    /// none are left out.
+    public func galleries(holding itemIDs: [String], by viewer: GalleryViewer) async throws(GalleryError)
+        -> [String: [GalleryRef]]
+    {
+        try await store.galleries(holding: itemIDs, for: viewer.accountID)
     }
 
     public func find(_ text: String) async throws(GalleryError) -> Gallery {
@@ -129,7 +135,10 @@ public final class GalleryService: Sendable {
 
     /// The live events of gallery `id`, from the revision after `lastEventID` (a client reconnecting says
     /// which it has) or from a snapshot. Throws `galleryNotFound` at once rather than giving an empty stream.
-    public func events(of id: GalleryID, lastEventID: Int?) async throws(GalleryError) -> GalleryEventStream {
+    public func events(of id: GalleryID, lastEventID: Int?, by viewer: GalleryViewer) async throws(GalleryError)
+        -> GalleryEventStream
+    {
+        try await authorize(id, viewer, .read)
         let known = try await store.gallery(id, items: false).revision
         // Subscribed before the stream decides on its first snapshot (see `GalleryEventStream`).
         let (messages, remembered) = events.subscribe(id, knownRevision: known, since: lastEventID)
@@ -144,30 +153,43 @@ public final class GalleryService: Sendable {
 
     // MARK: - Changing galleries
 
-    public func create(name: String) async throws(GalleryError) -> Gallery {
-        let gallery = try await store.create(name: name)
+    /// A new gallery, owned by the viewer's account (with accounts).
+    public func create(name: String, by viewer: GalleryViewer) async throws(GalleryError) -> Gallery {
+        let gallery = try await store.create(name: name, owner: viewer.accountID)
         changes["created"]?.increment()
-        return gallery
+        guard let account = viewer.accountID else { return gallery }
+        return Self.decorated(gallery, try await store.access(of: account, to: gallery.id))
     }
 
-    public func rename(_ id: GalleryID, to name: String, ifRevision: Int? = nil) async throws(GalleryError)
+    /// Owners and editors.
+    public func rename(_ id: GalleryID, to name: String, ifRevision: Int? = nil, by viewer: GalleryViewer)
+        async throws(GalleryError) -> Gallery
+    {
+        let access = try await authorize(id, viewer, .edit)
+        return Self.decorated(try await store.rename(id, to: name, ifRevision: ifRevision), access)
+    }
+
+    /// Moves the gallery to Recently deleted (its owner only).
+    public func delete(_ id: GalleryID, ifRevision: Int? = nil, by viewer: GalleryViewer) async throws(GalleryError)
         -> Gallery
     {
-        try await store.rename(id, to: name, ifRevision: ifRevision)
+        let access = try await authorize(id, viewer, .own)
+        return Self.decorated(try await store.delete(id, ifRevision: ifRevision), access)
     }
 
-    /// Moves the gallery to Recently deleted.
-    public func delete(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) -> Gallery {
-        try await store.delete(id, ifRevision: ifRevision)
+    /// Brings a gallery back from Recently deleted (its owner only).
+    public func restore(_ id: GalleryID, ifRevision: Int? = nil, by viewer: GalleryViewer)
+        async throws(GalleryError) -> Gallery
+    {
+        let access = try await authorize(id, viewer, .own)
+        return Self.decorated(try await store.restore(id, ifRevision: ifRevision), access)
     }
 
-    /// Brings a gallery back from Recently deleted.
-    public func restore(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) -> Gallery {
-        try await store.restore(id, ifRevision: ifRevision)
-    }
-
-    /// Deletes the gallery for good, with the image copies no other gallery uses.
-    public func deletePermanently(_ id: GalleryID, ifRevision: Int? = nil) async throws(GalleryError) {
+    /// Deletes the gallery for good, with the image copies no other gallery uses (its owner only).
+    public func deletePermanently(_ id: GalleryID, ifRevision: Int? = nil, by viewer: GalleryViewer)
+        async throws(GalleryError)
+    {
+        try await authorize(id, viewer, .own)
         let unused = try await store.deletePermanently(id, ifRevision: ifRevision)
         let files = files
         _ = try? await files.blocking { files.remove(hashes: unused) }
@@ -177,25 +199,29 @@ public final class GalleryService: Sendable {
 
     /// Removes an item. Its stored copy stays until the next start even when nothing uses it any more, so
     /// an Undo (adding the same item again, from that copy) still works; `collectGarbage` removes it then.
-    public func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int? = nil)
+    public func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int? = nil, by viewer: GalleryViewer)
         async throws(GalleryError) -> Int
     {
-        try await store.remove(itemID, from: id, ifRevision: ifRevision)
+        try await authorize(id, viewer, .edit)
+        return try await store.remove(itemID, from: id, ifRevision: ifRevision)
     }
 
     /// Moves an item to `index` in the order after the move (past the end: last).
-    public func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int? = nil)
-        async throws(GalleryError) -> (revision: Int, index: Int)
-    {
-        try await store.move(itemID, in: id, to: index, ifRevision: ifRevision)
+    public func move(
+        _ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int? = nil, by viewer: GalleryViewer
+    ) async throws(GalleryError) -> (revision: Int, index: Int) {
+        try await authorize(id, viewer, .edit)
+        return try await store.move(itemID, in: id, to: index, ifRevision: ifRevision)
     }
 
     /// Adds a copy of item `itemID` of gallery `source` to gallery `id`, sharing its stored image (nothing
     /// is fetched or checked again).
     public func copy(
         _ itemID: GalleryItemID, of source: GalleryID, to id: GalleryID, at index: Int? = nil,
-        ifRevision: Int? = nil
+        ifRevision: Int? = nil, by viewer: GalleryViewer
     ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
+        try await authorize(source, viewer, .read)
+        try await authorize(id, viewer, .edit)
         let image = try await store.image(of: itemID, in: source)
         return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }

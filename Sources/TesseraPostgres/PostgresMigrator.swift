@@ -169,6 +169,23 @@ enum PostgresMigrator {
                     locked_until double precision)
                 """,
             ]),
+        // Issue 12, part 4 (docs/accounts.md): each gallery's owner (none for galleries made without accounts)
+        // and its members. No cascade from an owner: `tessera user remove` hands galleries to an admin first.
+        Migration(
+            version: 7, name: "gallery owners",
+            sql: [
+                "ALTER TABLE gallery ADD COLUMN owner_id text REFERENCES account (id)",
+                "CREATE INDEX gallery_owner ON gallery (owner_id)",
+                """
+                CREATE TABLE gallery_member (
+                    gallery_id text NOT NULL REFERENCES gallery (id) ON DELETE CASCADE,
+                    account_id text NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    role text NOT NULL,
+                    added_at double precision NOT NULL,
+                    PRIMARY KEY (gallery_id, account_id))
+                """,
+                "CREATE INDEX gallery_member_account ON gallery_member (account_id)",
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

@@ -92,10 +92,14 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
         .addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     HoldingController(galleries: environment.galleries).addRoutes(to: router)
-    ImagesController(proxy: environment.imageProxy).addRoutes(to: router)
+    ImagesController(
+        proxy: environment.imageProxy,
+        galleries: environment.configuration.auth == .accounts ? environment.galleries : nil
+    ).addRoutes(to: router)
     MediaController(proxy: environment.mediaProxy).addRoutes(to: router)
     GalleriesController(
-        galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events
+        galleries: environment.galleries, accounts: environment.configuration.auth == .accounts,
+        maxUploadBytes: environment.configuration.images.maxBytes, events: events
     ).addRoutes(to: router)
     AccountsController(
         accounts: environment.accounts, mode: environment.configuration.auth,

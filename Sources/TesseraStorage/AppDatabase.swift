@@ -197,6 +197,22 @@ public final class AppDatabase: Sendable {
                 table.column("lockedUntil", .double)
             }
         }
+        // Issue 12, part 4 (docs/accounts.md): each gallery's owner (none for galleries made without accounts,
+        // and before this) and its members. An owner cannot be removed while it owns galleries (no cascade):
+        // `tessera user remove` hands them to an admin first, so nothing goes silently.
+        migrator.registerMigration("v5-gallery-owners") { db in
+            try db.alter(table: "gallery") { table in
+                table.add(column: "ownerId", .text).references("account")
+            }
+            try db.create(index: "gallery_on_ownerId", on: "gallery", columns: ["ownerId"])
+            try db.create(table: "galleryMember") { table in
+                table.column("galleryId", .text).notNull().references("gallery", onDelete: .cascade)
+                table.column("accountId", .text).notNull().indexed().references("account", onDelete: .cascade)
+                table.column("role", .text).notNull()
+                table.column("addedAt", .double).notNull()
+                table.primaryKey(["galleryId", "accountId"])
+            }
+        }
         return migrator
     }
 }

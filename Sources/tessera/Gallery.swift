@@ -41,7 +41,7 @@ struct ListGalleries: AsyncParsableCommand {
             } else {
                 try await GalleryCLI.withEnvironment(common) { environment in
                     try await GalleryCLI.run { () async throws(GalleryError) in
-                        try await environment.galleries.list(deleted: deleted)
+                        try await environment.galleries.list(deleted: deleted, by: .everyone)
                     }
                 }
             }
@@ -73,7 +73,7 @@ struct CreateGallery: AsyncParsableCommand {
             } else {
                 try await GalleryCLI.withEnvironment(common) { environment in
                     try await GalleryCLI.run { () async throws(GalleryError) in
-                        try await environment.galleries.create(name: name)
+                        try await environment.galleries.create(name: name, by: .everyone)
                     }
                 }
             }
@@ -148,12 +148,13 @@ struct AddToGallery: AsyncParsableCommand {
         switch what {
         case .url(let url):
             return try await GalleryCLI.run { () async throws(GalleryError) in
-                try await galleries.add(url: url, to: id, at: index)
+                try await galleries.add(url: url, to: id, at: index, by: .everyone)
             }
         case .file(let file):
             let data = try ImageArgument.read(file, limit: environment.configuration.images.maxBytes)
             return try await GalleryCLI.run { () async throws(GalleryError) in
-                try await galleries.add(upload: data, fileName: file.lastPathComponent, to: id, at: index)
+                try await galleries.add(
+                    upload: data, fileName: file.lastPathComponent, to: id, at: index, by: .everyone)
             }
         case .item(let itemID):
             let item: Item
@@ -166,7 +167,7 @@ struct AddToGallery: AsyncParsableCommand {
             }
             let linked = item.linkingImages(with: environment.imageLinker)
             return try await GalleryCLI.run { () async throws(GalleryError) in
-                try await galleries.add(item: linked, to: id, at: index)
+                try await galleries.add(item: linked, to: id, at: index, by: .everyone)
             }
         }
     }
@@ -212,7 +213,7 @@ struct ExportGallery: AsyncParsableCommand {
         let (target, count, size) = try await GalleryCLI.withEnvironment(common) { environment in
             let target = try await GalleryCLI.find(gallery, in: environment.galleries)
             let export = try await GalleryCLI.run { () async throws(GalleryError) in
-                try await environment.galleries.export(target.id)
+                try await environment.galleries.export(target.id, by: .everyone)
             }
             let size: Int
             do {
@@ -301,9 +302,11 @@ enum GalleryCLI {
     /// and failures to fetch or store included, exits 1.
     static func exitCode(for error: GalleryError) -> ExitCode {
         switch error {
-        case .galleryNotFound, .ambiguousName, .invalidName, .invalidIndex, .invalidBody, .invalidItem:
+        case .galleryNotFound, .ambiguousName, .invalidName, .invalidIndex, .invalidBody, .invalidItem,
+            .accountNotFound, .memberNotFound, .invalidMember:
             Exit.badInput(error.description)
-        case .itemNotFound, .galleryDeleted, .revisionMismatch, .tooLarge, .fetch, .imaging, .proxy, .storage:
+        case .itemNotFound, .galleryDeleted, .revisionMismatch, .tooLarge, .fetch, .imaging, .proxy, .storage,
+            .readOnly, .ownerOnly:
             Exit.failure(error.description)
         }
     }

@@ -38,7 +38,7 @@ struct GalleryCredits: AsyncParsableCommand {
         let credits = try await GalleryCLI.withEnvironment(common) { environment in
             let target = try await GalleryCLI.find(gallery, in: environment.galleries)
             return try await GalleryCLI.run { () async throws(GalleryError) in
-                try await environment.galleries.credits(target.id).credits
+                try await environment.galleries.credits(target.id, by: .everyone).credits
             }
         }
         switch format {

@@ -60,6 +60,19 @@ struct Serve: AsyncParsableCommand {
         }
         let host = configuration.host
         logger.info("access", metadata: ["auth": "\(configuration.auth.rawValue)"])
+        if configuration.auth == .accounts {
+            // Galleries made before accounts (or by the CLI on the data folder) belong to the first admin.
+            do {
+                let adopted = try await environment.adoptOwnerlessGalleries()
+                if adopted.count > 0, let admin = adopted.admin {
+                    logger.notice(
+                        "galleries without an owner given to the first admin",
+                        metadata: ["count": "\(adopted.count)", "admin": "\(admin.name)"])
+                }
+            } catch {
+                throw Exit.failure("Tessera could not start: \(error)")
+            }
+        }
         let app = buildApplication(environment) { port in
             Terminal.out("Tessera is running on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TesseraAccounts
 import TesseraCore
+import TesseraGalleries
 import TesseraServer
 
 /// `tessera user`: the accounts of `TESSERA_AUTH=accounts`. Works on the data folder or `TESSERA_DATABASE_URL`,
@@ -86,8 +87,8 @@ struct RemoveUser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a user with their sessions and tokens.",
         discussion: """
-            Galleries have no owners yet (docs/accounts.md), so no gallery is touched; once they do, the \
-            removed user's galleries will go to an admin's Recently deleted.
+            Their galleries go to the Recently deleted of an admin (the earliest made; with no other admin, to \
+            the next admin there will be), their memberships of others' galleries end (docs/accounts.md).
             """)
 
     @Argument(help: "The user's name.")
@@ -96,10 +97,21 @@ struct RemoveUser: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let account = try await UserCLI.run(common) { accounts throws(AccountError) in
-            try await accounts.remove(name: name)
+        let (account, count, heir) = try await GalleryCLI.withEnvironment(common) { environment in
+            do {
+                return try await environment.removeUser(named: name)
+            } catch let error as AccountError {
+                throw UserCLI.exitCode(for: error)
+            } catch let error as GalleryError {
+                throw GalleryCLI.exitCode(for: error)
+            }
         }
-        Terminal.out("Removed \(account.name), with their sessions and tokens.\n")
+        let galleries =
+            count == 0
+            ? ""
+            : " \(count) \(count == 1 ? "gallery" : "galleries") moved to the Recently deleted of "
+                + (heir.map { "\($0.name)" } ?? "the next admin") + "."
+        Terminal.out("Removed \(account.name), with their sessions and tokens.\(galleries)\n")
     }
 }
 

@@ -204,4 +204,5 @@ final class ChangeRecord: Sendable {
     private let changes = Mutex<[GalleryChange]>([])
     func append(_ change: GalleryChange) { changes.withLock { $0.append(change) } }
     var revisions: [Int] { changes.withLock { $0.compactMap(\.revision) } }
+    var kinds: [String] { changes.withLock { $0.map(\.kind) } }
 }

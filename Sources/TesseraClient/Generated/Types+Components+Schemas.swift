@@ -79,6 +79,22 @@ extension Components {
             internal var revision: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Gallery/items`.
             internal var items: [Components.Schemas.GalleryItem]?
+            /// With TESSERA_AUTH=accounts only, where the gallery has an owner; the owner's account name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Gallery/owner`.
+            internal var owner: Swift.String?
+            /// With TESSERA_AUTH=accounts only, what the signed-in account may do with it: "Mine" is owner, "Shared with me" editor or viewer (docs/accounts.md).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Gallery/role`.
+            internal enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owner = "owner"
+                case editor = "editor"
+                case viewer = "viewer"
+            }
+            /// With TESSERA_AUTH=accounts only, what the signed-in account may do with it: "Mine" is owner, "Shared with me" editor or viewer (docs/accounts.md).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Gallery/role`.
+            internal var role: Components.Schemas.Gallery.RolePayload?
             /// Creates a new `Gallery`.
             ///
             /// - Parameters:
@@ -91,6 +107,8 @@ extension Components {
             ///   - deletedAt:
             ///   - revision:
             ///   - items:
+            ///   - owner: With TESSERA_AUTH=accounts only, where the gallery has an owner; the owner's account name.
+            ///   - role: With TESSERA_AUTH=accounts only, what the signed-in account may do with it: "Mine" is owner, "Shared with me" editor or viewer (docs/accounts.md).
             internal init(
                 id: Swift.String,
                 name: Swift.String,
@@ -100,7 +118,9 @@ extension Components {
                 updatedAt: Foundation.Date,
                 deletedAt: Foundation.Date? = nil,
                 revision: Swift.Int,
-                items: [Components.Schemas.GalleryItem]? = nil
+                items: [Components.Schemas.GalleryItem]? = nil,
+                owner: Swift.String? = nil,
+                role: Components.Schemas.Gallery.RolePayload? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -111,6 +131,8 @@ extension Components {
                 self.deletedAt = deletedAt
                 self.revision = revision
                 self.items = items
+                self.owner = owner
+                self.role = role
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -122,6 +144,8 @@ extension Components {
                 case deletedAt
                 case revision
                 case items
+                case owner
+                case role
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -161,6 +185,14 @@ extension Components {
                     [Components.Schemas.GalleryItem].self,
                     forKey: .items
                 )
+                self.owner = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .owner
+                )
+                self.role = try container.decodeIfPresent(
+                    Components.Schemas.Gallery.RolePayload.self,
+                    forKey: .role
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "name",
@@ -170,7 +202,9 @@ extension Components {
                     "updatedAt",
                     "deletedAt",
                     "revision",
-                    "items"
+                    "items",
+                    "owner",
+                    "role"
                 ])
             }
         }

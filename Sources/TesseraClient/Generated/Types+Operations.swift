@@ -2066,7 +2066,7 @@ internal enum Operations {
             }
         }
     }
-    /// Renames a gallery.
+    /// Renames a gallery (its owner or an editor; a viewer gets 403 read_only_gallery).
     ///
     /// - Remark: HTTP `PATCH /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)`.
@@ -2203,6 +2203,29 @@ internal enum Operations {
             }
             /// An error in the API's shape.
             ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
@@ -2325,6 +2348,8 @@ internal enum Operations {
         }
     }
     /// Moves a gallery to Recently deleted; with permanent=true removes it and its unused images.
+    ///
+    /// Its owner only (403 owner_only for an editor, read_only_gallery for a viewer).
     ///
     /// - Remark: HTTP `DELETE /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)`.
@@ -2503,6 +2528,29 @@ internal enum Operations {
             }
             /// An error in the API's shape.
             ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
@@ -2601,7 +2649,7 @@ internal enum Operations {
             }
         }
     }
-    /// Brings a gallery back from Recently deleted.
+    /// Brings a gallery back from Recently deleted (its owner only).
     ///
     /// - Remark: HTTP `POST /api/galleries/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/restore/post(restoreGallery)`.
@@ -2722,6 +2770,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/restore/post(restoreGallery)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -3608,6 +3679,29 @@ internal enum Operations {
             }
             /// An error in the API's shape.
             ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/delete(removeGalleryItem)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/delete(removeGalleryItem)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
@@ -3860,6 +3954,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/items/{itemId}/move/post(moveGalleryItem)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }

@@ -73,17 +73,19 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/get(getGallery)`.
     func getGallery(_ input: Operations.GetGallery.Input) async throws -> Operations.GetGallery.Output
-    /// Renames a gallery.
+    /// Renames a gallery (its owner or an editor; a viewer gets 403 read_only_gallery).
     ///
     /// - Remark: HTTP `PATCH /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)`.
     func renameGallery(_ input: Operations.RenameGallery.Input) async throws -> Operations.RenameGallery.Output
     /// Moves a gallery to Recently deleted; with permanent=true removes it and its unused images.
     ///
+    /// Its owner only (403 owner_only for an editor, read_only_gallery for a viewer).
+    ///
     /// - Remark: HTTP `DELETE /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)`.
     func deleteGallery(_ input: Operations.DeleteGallery.Input) async throws -> Operations.DeleteGallery.Output
-    /// Brings a gallery back from Recently deleted.
+    /// Brings a gallery back from Recently deleted (its owner only).
     ///
     /// - Remark: HTTP `POST /api/galleries/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/restore/post(restoreGallery)`.
@@ -246,7 +248,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Renames a gallery.
+    /// Renames a gallery (its owner or an editor; a viewer gets 403 read_only_gallery).
     ///
     /// - Remark: HTTP `PATCH /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/patch(renameGallery)`.
@@ -263,6 +265,8 @@ extension APIProtocol {
     }
     /// Moves a gallery to Recently deleted; with permanent=true removes it and its unused images.
     ///
+    /// Its owner only (403 owner_only for an editor, read_only_gallery for a viewer).
+    ///
     /// - Remark: HTTP `DELETE /api/galleries/{id}`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/delete(deleteGallery)`.
     internal func deleteGallery(
@@ -276,7 +280,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Brings a gallery back from Recently deleted.
+    /// Brings a gallery back from Recently deleted (its owner only).
     ///
     /// - Remark: HTTP `POST /api/galleries/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/restore/post(restoreGallery)`.

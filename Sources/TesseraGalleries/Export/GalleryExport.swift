@@ -135,7 +135,8 @@ public struct GalleryExport: Sendable {
 
 extension GalleryService {
     /// The export of gallery `id` (deleted or not), ready to stream.
-    public func export(_ id: GalleryID) async throws(GalleryError) -> GalleryExport {
+    public func export(_ id: GalleryID, by viewer: GalleryViewer) async throws(GalleryError) -> GalleryExport {
+        try await authorize(id, viewer, .read)
         let gallery = try await store.gallery(id)
         let images = try await store.storedImages(of: id)
         return GalleryExport(gallery: gallery, images: images, files: files)

@@ -13,6 +13,9 @@ public struct Gallery: Sendable, Hashable, Codable {
     public var deletedAt: String?
     public var revision: Int
     public var items: [GalleryItem]?
+    /// With accounts only: the owner's name (`nil` for a gallery nobody owns yet) and the asker's role.
+    public var owner: String?
+    public var role: GalleryRole?
 
     public init(
         id: GalleryID, name: String, itemCount: Int, cover: ImageRef?, createdAt: String, updatedAt: String,
@@ -30,10 +33,11 @@ public struct Gallery: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, itemCount, cover, createdAt, updatedAt, deletedAt, revision, items
+        case id, name, itemCount, cover, createdAt, updatedAt, deletedAt, revision, items, owner, role
     }
 
-    /// `cover` and `deletedAt` are written as `null` when absent (clients test them); `items` is left out.
+    /// `cover` and `deletedAt` are written as `null` when absent (clients test them); `items`, `owner` and
+    /// `role` are left out (without accounts there are none).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -45,6 +49,8 @@ public struct Gallery: Sendable, Hashable, Codable {
         try container.encode(deletedAt, forKey: .deletedAt)
         try container.encode(revision, forKey: .revision)
         try container.encodeIfPresent(items, forKey: .items)
+        try container.encodeIfPresent(owner, forKey: .owner)
+        try container.encodeIfPresent(role, forKey: .role)
     }
 }
 

@@ -34,6 +34,16 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     case imaging(ImagingError)
     /// The image proxy could not give a search result's image.
     case proxy(ImageProxyError)
+    /// A viewer asked for a change: the gallery was shared with them to look at only.
+    case readOnly
+    /// An editor asked for what only the owner does (delete, restore, manage members).
+    case ownerOnly
+    /// No account has this name (adding a member).
+    case accountNotFound(String)
+    /// This account is not a member of the gallery.
+    case memberNotFound(String)
+    /// A member that cannot be: the owner themselves.
+    case invalidMember(String)
     /// The database or the image folder failed: the gallery's data could not be read or saved.
     case storage(underlying: any Error)
 
@@ -64,6 +74,16 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
             error.description
         case .proxy(let error):
             String(describing: error)
+        case .readOnly:
+            "This gallery was shared with you to view only; ask its owner to make you an editor to change it."
+        case .ownerOnly:
+            "Only the gallery's owner can delete or restore it and choose who it is shared with."
+        case .accountNotFound(let name):
+            "There is no user named \"\(name.prefix(64))\"."
+        case .memberNotFound(let name):
+            "\"\(name.prefix(64))\" is not a member of this gallery."
+        case .invalidMember(let why):
+            why
         case .storage(let underlying):
             "The galleries could not be read or saved: \(underlying)"
         }
@@ -73,9 +93,12 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func == (lhs: GalleryError, rhs: GalleryError) -> Bool {
         switch (lhs, rhs) {
         case (.galleryNotFound(let a), .galleryNotFound(let b)), (.itemNotFound(let a), .itemNotFound(let b)),
-            (.invalidBody(let a), .invalidBody(let b)), (.invalidItem(let a), .invalidItem(let b)):
+            (.invalidBody(let a), .invalidBody(let b)), (.invalidItem(let a), .invalidItem(let b)),
+            (.accountNotFound(let a), .accountNotFound(let b)), (.memberNotFound(let a), .memberNotFound(let b)),
+            (.invalidMember(let a), .invalidMember(let b)):
             a == b
-        case (.invalidName, .invalidName), (.galleryDeleted, .galleryDeleted):
+        case (.invalidName, .invalidName), (.galleryDeleted, .galleryDeleted), (.readOnly, .readOnly),
+            (.ownerOnly, .ownerOnly):
             true
         case (.invalidIndex(let a), .invalidIndex(let b)):
             a == b

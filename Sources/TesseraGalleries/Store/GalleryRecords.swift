@@ -10,9 +10,12 @@ struct GalleryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var updatedAt: Double
     var deletedAt: Double?
     var revision: Int
+    /// The owning account (`account.id`); `nil` for a gallery made without accounts.
+    var ownerId: String?
 
     enum Columns {
         static let id = Column(CodingKeys.id)
+        static let ownerId = Column(CodingKeys.ownerId)
         static let createdAt = Column(CodingKeys.createdAt)
         static let updatedAt = Column(CodingKeys.updatedAt)
         static let deletedAt = Column(CodingKeys.deletedAt)

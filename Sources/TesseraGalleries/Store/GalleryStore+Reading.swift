@@ -4,18 +4,45 @@ import TesseraCore
 import TesseraStorage
 
 extension GalleryStore {
-    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first.
-    func list(deleted: Bool = false) async throws(GalleryError) -> [Gallery] {
+    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first. With
+    /// `account`, those it owns or is a member of (Recently deleted: owns), with owner and role.
+    func list(deleted: Bool, for account: String?) async throws(GalleryError) -> [Gallery] {
         let linker = linker
         return try await run {
             try await self.writer.read { db in
                 typealias Columns = GalleryRecord.Columns
-                let request =
+                guard let account else {
+                    let request =
+                        deleted
+                        ? GalleryRecord.filter(Columns.deletedAt != nil).order(Columns.deletedAt.desc)
+                        : GalleryRecord.filter(Columns.deletedAt == nil).order(
+                            Columns.updatedAt.desc, Columns.createdAt.desc)
+                    return try request.fetchAll(db).map { try Self.summary($0, db, linker: linker) }
+                }
+                let condition =
                     deleted
-                    ? GalleryRecord.filter(Columns.deletedAt != nil).order(Columns.deletedAt.desc)
-                    : GalleryRecord.filter(Columns.deletedAt == nil).order(
-                        Columns.updatedAt.desc, Columns.createdAt.desc)
-                return try request.fetchAll(db).map { try Self.summary($0, db, linker: linker) }
+                    ? "g.ownerId = :account AND g.deletedAt IS NOT NULL ORDER BY g.deletedAt DESC"
+                    : """
+                    (g.ownerId = :account OR m.accountId IS NOT NULL) AND g.deletedAt IS NULL
+                    ORDER BY g.updatedAt DESC, g.createdAt DESC
+                    """
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT g.*, a.name AS ownerName,
+                            CASE WHEN g.ownerId = :account THEN 'owner' ELSE m.role END AS accessRole
+                        FROM gallery g
+                        LEFT JOIN account a ON a.id = g.ownerId
+                        LEFT JOIN galleryMember m ON m.galleryId = g.id AND m.accountId = :account
+                        WHERE \(condition)
+                        """,
+                    arguments: ["account": account])
+                return try rows.map { row in
+                    var gallery = try Self.summary(GalleryRecord(row: row), db, linker: linker)
+                    gallery.owner = row["ownerName"]
+                    gallery.role = (row["accessRole"] as String?).flatMap(GalleryRole.init(rawValue:))
+                    return gallery
+                }
             }
         }
     }
@@ -42,10 +69,20 @@ extension GalleryStore {
 
     /// The galleries not deleted that hold these items (by the item's id inside its stored JSON: a scan of
     /// the items, which a person's galleries keep small).
-    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
+    public func galleries(holding itemIDs: [String], for account: String?) async throws(GalleryError)
+        -> [String: [GalleryRef]]
+    {
         guard !itemIDs.isEmpty else { return [:] }
         return try await run {
             try await self.writer.read { db in
+                // With an account, only galleries it may read (owned, or shared with it).
+                let visible =
+                    account == nil
+                    ? ""
+                    : """
+                    AND (g.ownerId = ? OR EXISTS (
+                        SELECT 1 FROM galleryMember m WHERE m.galleryId = g.id AND m.accountId = ?))
+                    """
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
@@ -53,9 +90,10 @@ extension GalleryStore {
                         FROM galleryItem i JOIN gallery g ON g.id = i.galleryId
                         WHERE g.deletedAt IS NULL
                           AND json_extract(i.item, '$.id') IN (\(databaseQuestionMarks(count: itemIDs.count)))
+                          \(visible)
                         ORDER BY g.updatedAt DESC, g.id
                         """,
-                    arguments: StatementArguments(itemIDs))
+                    arguments: StatementArguments(itemIDs + (account.map { [$0, $0] } ?? [])))
                 return GalleryRef.grouped(rows.map { ($0["itemID"], $0["galleryID"], $0["name"]) })
             }
         }

@@ -4,12 +4,12 @@ import GRDB
 extension GalleryStore {
     // MARK: - Galleries
 
-    func create(name rawName: String) async throws(GalleryError) -> Gallery {
+    func create(name rawName: String, owner: String?) async throws(GalleryError) -> Gallery {
         let name = try GalleryName.validated(rawName)
         let time = now()
         let record = GalleryRecord(
             id: GalleryID.random().rawValue, name: name, createdAt: time, updatedAt: time, deletedAt: nil,
-            revision: 1)
+            revision: 1, ownerId: owner)
         let linker = linker
         return try await run {
             try await self.database.write { db in

@@ -12,8 +12,10 @@ import TesseraCore
 public protocol GalleryStoring: Sendable {
     // MARK: Reading
 
-    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first.
-    func list(deleted: Bool) async throws(GalleryError) -> [Gallery]
+    /// Galleries not deleted, most recently updated first; or those in Recently deleted, latest first. With
+    /// `account`, only those it owns or is a member of (Recently deleted: only those it owns), each with its
+    /// `owner` and the account's `role`; without, every gallery, with neither.
+    func list(deleted: Bool, for account: String?) async throws(GalleryError) -> [Gallery]
     /// One gallery (deleted or not), with its items in order when `items` is true.
     func gallery(_ id: GalleryID, items: Bool) async throws(GalleryError) -> Gallery
     /// Revisions of these galleries now (missing ones left out), for event streams watching for outside changes.
@@ -25,15 +27,18 @@ public protocol GalleryStoring: Sendable {
     /// Every stored image some item names.
     func referencedHashes() async throws(GalleryError) -> Set<String>
     /// For each of these items (`Item.id`, `source:nativeID`) that galleries not deleted hold: those galleries,
-    /// most recently changed first, each once. Items no gallery holds are left out.
-    func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]]
+    /// most recently changed first, each once. Items no gallery holds are left out. With `account`, only the
+    /// galleries it owns or is a member of.
+    func galleries(holding itemIDs: [String], for account: String?) async throws(GalleryError)
+        -> [String: [GalleryRef]]
     /// The gallery's revision and whether it is in Recently deleted: what a change checks before any
     /// download, without counting items or reading the cover (the default reads the whole summary).
     func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool)
 
     // MARK: Changing galleries
 
-    func create(name: String) async throws(GalleryError) -> Gallery
+    /// A new gallery of `owner` (an account id), or of nobody without accounts.
+    func create(name: String, owner: String?) async throws(GalleryError) -> Gallery
     func rename(_ id: GalleryID, to name: String, ifRevision: Int?) async throws(GalleryError) -> Gallery
     /// To Recently deleted.
     func delete(_ id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Gallery
@@ -49,6 +54,42 @@ public protocol GalleryStoring: Sendable {
     func remove(_ itemID: GalleryItemID, from id: GalleryID, ifRevision: Int?) async throws(GalleryError) -> Int
     func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int?)
         async throws(GalleryError) -> (revision: Int, index: Int)
+
+    // MARK: Owners and members
+
+    /// What `account` may do with gallery `id`: owner, or the role it was given as a member while the gallery
+    /// is not deleted; `nil` when neither, or when there is no such gallery (the caller answers both alike).
+    func access(of account: String, to id: GalleryID) async throws(GalleryError) -> GalleryAccess?
+    /// The gallery's members by name (not its owner).
+    func members(of id: GalleryID) async throws(GalleryError) -> [GalleryMember]
+    /// Makes the account named `name` a member with `role`, or changes its role. Throws `accountNotFound`,
+    /// `invalidMember` for the owner or the role `owner`.
+    func setMember(named name: String, role: GalleryRole, in id: GalleryID) async throws(GalleryError)
+    /// Ends the membership of the account named `name`; throws `memberNotFound` when it has none.
+    func removeMember(named name: String, from id: GalleryID) async throws(GalleryError)
+    /// Whether some gallery `account` may read (see `access`) holds an item whose stored copy is `hash`.
+    func holdsImage(_ hash: String, visibleTo account: String) async throws(GalleryError) -> Bool
+    /// Gives every gallery nobody owns to `account`; returns how many.
+    func adoptOwnerless(by account: String) async throws(GalleryError) -> Int
+    /// Hands every gallery `account` owns to `heir` (`nil`: nobody yet) in Recently deleted, and ends the
+    /// account's memberships, in one transaction; returns how many galleries it owned.
+    func handOver(from account: String, to heir: String?) async throws(GalleryError) -> Int
+}
+
+extension GalleryStoring {
+    /// Every gallery, as without accounts.
+    public func list(deleted: Bool) async throws(GalleryError) -> [Gallery] {
+        try await list(deleted: deleted, for: nil)
+    }
+
+    /// A gallery nobody owns, as without accounts.
+    public func create(name: String) async throws(GalleryError) -> Gallery {
+        try await create(name: name, owner: nil)
+    }
+
+    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
+        try await galleries(holding: itemIDs, for: nil)
+    }
 }
 
 /// A gallery named where only which one matters: the galleries that hold an item.

@@ -104,6 +104,19 @@ public final class ImageProxy: Sendable {
         return Self.etag(for: Self.cacheKey(variant, mode: mode, reference: reference))
     }
 
+    /// What a signed image URL names, once its signature is checked (for a caller that decides who may see
+    /// it before any work, as the server does for galleries' stored copies with accounts).
+    public func reference(variant variantName: String, signature: String, encodedURL: String)
+        throws(ImageProxyError) -> ImageReference
+    {
+        let text = try verified(try Self.variant(variantName), signature, encodedURL)
+        do {
+            return try ImageReference(parsing: text)
+        } catch {
+            throw .file(error)
+        }
+    }
+
     // MARK: - Producing
 
     private func produce(_ variant: ImageVariant, mode: String, reference: String, key: String)

@@ -4,18 +4,53 @@ import TesseraCore
 import TesseraGalleries
 
 extension PostgresGalleryStore {
-    public func list(deleted: Bool) async throws(GalleryError) -> [Gallery] {
+    public func list(deleted: Bool, for account: String?) async throws(GalleryError) -> [Gallery] {
         let linker = linker
+        guard let account else {
+            return try await read { connection in
+                let rows = try await GalleryRow.all(
+                    deleted
+                        ? connection.query(
+                            "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC",
+                            logger: .quiet)
+                        : connection.query(
+                            "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NULL ORDER BY updated_at DESC, created_at DESC",
+                            logger: .quiet))
+                return try await Self.summaries(rows, connection, linker: linker)
+            }
+        }
         return try await read { connection in
-            let rows = try await GalleryRow.all(
+            let condition =
                 deleted
-                    ? connection.query(
-                        "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC",
-                        logger: .quiet)
-                    : connection.query(
-                        "SELECT \(unescaped: GalleryRow.columns) FROM gallery WHERE deleted_at IS NULL ORDER BY updated_at DESC, created_at DESC",
-                        logger: .quiet))
-            return try await Self.summaries(rows, connection, linker: linker)
+                ? "g.owner_id = $1 AND g.deleted_at IS NOT NULL ORDER BY g.deleted_at DESC"
+                : "(g.owner_id = $1 OR m.account_id IS NOT NULL) AND g.deleted_at IS NULL ORDER BY g.updated_at DESC, g.created_at DESC"
+            var bindings = PostgresBindings()
+            bindings.append(account)
+            let query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT g.id, g.name, g.created_at, g.updated_at, g.deleted_at, g.revision, a.name,
+                        CASE WHEN g.owner_id = $1 THEN 'owner' ELSE m.role END
+                    FROM gallery g
+                    LEFT JOIN account a ON a.id = g.owner_id
+                    LEFT JOIN gallery_member m ON m.gallery_id = g.id AND m.account_id = $1
+                    WHERE \(condition)
+                    """, binds: bindings)
+            var rows: [GalleryRow] = []
+            var access: [(String?, String?)] = []
+            for try await row in try await connection.query(query, logger: .quiet).decode(
+                (String, String, Double, Double, Double?, Int, String?, String?).self)
+            {
+                rows.append(
+                    GalleryRow(
+                        id: row.0, name: row.1, createdAt: row.2, updatedAt: row.3, deletedAt: row.4, revision: row.5))
+                access.append((row.6, row.7))
+            }
+            var galleries = try await Self.summaries(rows, connection, linker: linker)
+            for index in galleries.indices {
+                galleries[index].owner = access[index].0
+                galleries[index].role = access[index].1.flatMap(GalleryRole.init(rawValue:))
+            }
+            return galleries
         }
     }
 
@@ -35,15 +70,20 @@ extension PostgresGalleryStore {
         }
     }
 
-    public func galleries(holding itemIDs: [String]) async throws(GalleryError) -> [String: [GalleryRef]] {
+    public func galleries(holding itemIDs: [String], for account: String?) async throws(GalleryError)
+        -> [String: [GalleryRef]]
+    {
         guard !itemIDs.isEmpty else { return [:] }
         return try await read { connection in
             var rows: [(String, String, String)] = []
+            // With an account, only galleries it may read (owned, or shared with it); `NULL` means any.
             for try await row in try await connection.query(
                 """
                 SELECT i.item::jsonb ->> 'id', g.id, g.name
                 FROM gallery_item i JOIN gallery g ON g.id = i.gallery_id
                 WHERE g.deleted_at IS NULL AND (i.item::jsonb ->> 'id') = ANY(\(itemIDs))
+                  AND (\(account)::text IS NULL OR g.owner_id = \(account) OR EXISTS (
+                      SELECT 1 FROM gallery_member m WHERE m.gallery_id = g.id AND m.account_id = \(account)))
                 ORDER BY g.updated_at DESC, g.id
                 """, logger: .quiet
             ).decode((String, String, String).self) {

@@ -6,7 +6,7 @@ import TesseraGalleries
 extension PostgresGalleryStore {
     // MARK: - Galleries
 
-    public func create(name rawName: String) async throws(GalleryError) -> Gallery {
+    public func create(name rawName: String, owner: String?) async throws(GalleryError) -> Gallery {
         let name = try GalleryName.validated(rawName)
         let time = now()
         let id = GalleryID.random()
@@ -14,8 +14,8 @@ extension PostgresGalleryStore {
         return try await write(id) { connection in
             try await connection.query(
                 """
-                INSERT INTO gallery (id, name, created_at, updated_at, deleted_at, revision)
-                VALUES (\(id.rawValue), \(name), \(time), \(time), NULL, 1)
+                INSERT INTO gallery (id, name, created_at, updated_at, deleted_at, revision, owner_id)
+                VALUES (\(id.rawValue), \(name), \(time), \(time), NULL, 1, \(owner))
                 """, logger: .quiet)
             var gallery = try await Self.summary(
                 GalleryRow(id: id.rawValue, name: name, createdAt: time, updatedAt: time, deletedAt: nil, revision: 1),

@@ -25,7 +25,7 @@ extension GalleriesController {
         let galleries = galleries
         router.get("/api/galleries/{id}/credits") { request, context in
             let format = try Self.creditsFormat(request)
-            let (gallery, credits) = try await galleries.credits(try Self.id(context))
+            let (gallery, credits) = try await galleries.credits(try Self.id(context), by: context.galleryViewer)
             let body: String
             switch format {
             case .json: return Self.answer(CreditsBody(gallery: gallery, credits: credits), revision: gallery.revision)

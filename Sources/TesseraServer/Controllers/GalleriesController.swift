@@ -8,8 +8,10 @@ import TesseraGalleries
 /// `/api/galleries...`: galleries and their items, live events and export (see docs/galleries.md).
 ///
 /// Every answer about one gallery carries `ETag: "<revision>"`; mutations honour `If-Match`.
-struct GalleriesController<Context: ConnectionRequestContext> {
+struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestContext> {
     let galleries: GalleryService
+    /// `TESSERA_AUTH=accounts`: members can be managed (else their routes answer `accounts_off`).
+    var accounts = false
     /// Largest upload accepted (the image size cap), and a ceiling for JSON bodies.
     let maxUploadBytes: Int
     /// Heartbeats and backlog of the gallery event streams.
@@ -18,35 +20,38 @@ struct GalleriesController<Context: ConnectionRequestContext> {
 
     func addRoutes(to router: Router<Context>) {
         let galleries = galleries
-        router.get("/api/galleries") { request, _ in
+        router.get("/api/galleries") { request, context in
             let deleted = try Self.flag("deleted", request)
-            return JSONBody.response(try await galleries.list(deleted: deleted))
+            return JSONBody.response(try await galleries.list(deleted: deleted, by: context.galleryViewer))
         }
-        router.post("/api/galleries") { request, _ in
+        router.post("/api/galleries") { request, context in
             let body = try await Self.json(NameBody.self, request)
-            let gallery = try await galleries.create(name: body.name)
+            let gallery = try await galleries.create(name: body.name, by: context.galleryViewer)
             return Self.answer(gallery, status: .created)
         }
         router.get("/api/galleries/{id}") { _, context in
-            Self.answer(try await galleries.gallery(try Self.id(context)))
+            Self.answer(try await galleries.gallery(try Self.id(context), by: context.galleryViewer))
         }
         router.patch("/api/galleries/{id}") { request, context in
             let body = try await Self.json(NameBody.self, request)
             let ifRevision = try Self.ifMatch(request)
-            return Self.answer(try await galleries.rename(try Self.id(context), to: body.name, ifRevision: ifRevision))
+            return Self.answer(
+                try await galleries.rename(
+                    try Self.id(context), to: body.name, ifRevision: ifRevision, by: context.galleryViewer))
         }
         router.delete("/api/galleries/{id}") { request, context in
             let ifRevision = try Self.ifMatch(request)
             let id = try Self.id(context)
             if try Self.flag("permanent", request) {
-                try await galleries.deletePermanently(id, ifRevision: ifRevision)
+                try await galleries.deletePermanently(id, ifRevision: ifRevision, by: context.galleryViewer)
                 return Response(status: .noContent)
             }
-            return Self.answer(try await galleries.delete(id, ifRevision: ifRevision))
+            return Self.answer(try await galleries.delete(id, ifRevision: ifRevision, by: context.galleryViewer))
         }
         router.post("/api/galleries/{id}/restore") { request, context in
             let ifRevision = try Self.ifMatch(request)
-            return Self.answer(try await galleries.restore(try Self.id(context), ifRevision: ifRevision))
+            return Self.answer(
+                try await galleries.restore(try Self.id(context), ifRevision: ifRevision, by: context.galleryViewer))
         }
         router.post("/api/galleries/{id}/items") { request, context in
             try await add(request, context)
@@ -54,7 +59,8 @@ struct GalleriesController<Context: ConnectionRequestContext> {
         router.delete("/api/galleries/{id}/items/{itemId}") { request, context in
             let ifRevision = try Self.ifMatch(request)
             let id = try Self.id(context)
-            let revision = try await galleries.remove(try Self.itemID(context), from: id, ifRevision: ifRevision)
+            let revision = try await galleries.remove(
+                try Self.itemID(context), from: id, ifRevision: ifRevision, by: context.galleryViewer)
             return Self.answer(RevisionBody(revision: revision, index: nil), revision: revision)
         }
         router.post("/api/galleries/{id}/items/{itemId}/move") { request, context in
@@ -62,14 +68,16 @@ struct GalleriesController<Context: ConnectionRequestContext> {
             let ifRevision = try Self.ifMatch(request)
             let id = try Self.id(context)
             let (revision, index) = try await galleries.move(
-                try Self.itemID(context), in: id, to: try Self.checked(index: body.index), ifRevision: ifRevision)
+                try Self.itemID(context), in: id, to: try Self.checked(index: body.index), ifRevision: ifRevision,
+                by: context.galleryViewer)
             return Self.answer(RevisionBody(revision: revision, index: index), revision: revision)
         }
         router.get("/api/galleries/{id}/events") { request, context in
-            try await stream(request, id: try Self.id(context), connection: context.connection)
+            try await stream(
+                request, id: try Self.id(context), viewer: context.galleryViewer, connection: context.connection)
         }
         router.get("/api/galleries/{id}/export") { _, context in
-            let export = try await galleries.export(try Self.id(context))
+            let export = try await galleries.export(try Self.id(context), by: context.galleryViewer)
             let body = ResponseBody { writer in
                 try await export.write { data in try await writer.write(ByteBuffer(bytes: data)) }
                 try await writer.finish(nil)
@@ -83,6 +91,7 @@ struct GalleriesController<Context: ConnectionRequestContext> {
                 body: body)
         }
         addCreditsRoute(to: router)
+        addMemberRoutes(to: router)
     }
 
     // MARK: - Adding
@@ -106,16 +115,19 @@ struct GalleriesController<Context: ConnectionRequestContext> {
                 return try Self.checked(index: value)
             }
             added = try await galleries.add(
-                upload: file.data, fileName: file.fileName, to: try Self.id(context), at: index, ifRevision: ifRevision)
+                upload: file.data, fileName: file.fileName, to: try Self.id(context), at: index, ifRevision: ifRevision,
+                by: context.galleryViewer)
         } else {
             let body = try await Self.json(AddBody.self, request)
             switch (body.item, body.url) {
             case (let item?, nil):
                 added = try await galleries.add(
-                    item: item, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision)
+                    item: item, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision,
+                    by: context.galleryViewer)
             case (nil, let url?):
                 added = try await galleries.add(
-                    url: url, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision)
+                    url: url, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision,
+                    by: context.galleryViewer)
             default:
                 throw GalleryError.invalidBody(
                     "Send {\"item\": Item} or {\"url\": \"https://…\"} (optionally with \"index\"), or a multipart upload."
@@ -128,7 +140,9 @@ struct GalleriesController<Context: ConnectionRequestContext> {
     // MARK: - Events
 
     /// The gallery's events as server-sent events; what to send is `GalleryEventStream`'s decision.
-    private func stream(_ request: Request, id: GalleryID, connection: ConnectionHandle) async throws -> Response {
+    private func stream(_ request: Request, id: GalleryID, viewer: GalleryViewer, connection: ConnectionHandle)
+        async throws -> Response
+    {
         // A browser sends back an id we sent, always a revision; anything else is a client's mistake (400).
         let lastEventID = try request.headers[HTTPField.Name("Last-Event-ID")!].map { text in
             guard let revision = Int(text.trimmingCharacters(in: .whitespaces)) else {
@@ -137,7 +151,7 @@ struct GalleriesController<Context: ConnectionRequestContext> {
             return revision
         }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
-        let events = try await galleries.events(of: id, lastEventID: lastEventID)
+        let events = try await galleries.events(of: id, lastEventID: lastEventID, by: viewer)
         return ServerSentEvents.stream(self.events, connection: connection) { sink in
             sink.send(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
             // A stream never ends by itself: it must not hold up a graceful shutdown.

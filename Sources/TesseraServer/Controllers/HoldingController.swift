@@ -5,14 +5,15 @@ import TesseraGalleries
 
 /// `/api/items/galleries?id=…&id=…`: which galleries already hold these items, so the web app can mark
 /// results and say "already in Picks" instead of adding a picture twice without a word.
-struct HoldingController<Context: RequestContext> {
+struct HoldingController<Context: PrincipalRequestContext> {
     let galleries: GalleryService
 
     func addRoutes(to router: Router<Context>) {
         let galleries = galleries
-        router.get("/api/items/galleries") { request, _ in
+        router.get("/api/items/galleries") { request, context in
             let ids = try Self.itemIDs(request)
-            return JSONBody.response(HoldingBody(items: try await galleries.galleries(holding: ids)))
+            let holding = try await galleries.galleries(holding: ids, by: context.galleryViewer)
+            return JSONBody.response(HoldingBody(items: holding))
         }
     }
 

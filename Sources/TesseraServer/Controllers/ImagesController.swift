@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TesseraCore
+import TesseraGalleries
 import TesseraImageProxy
 
 /// `GET`/`HEAD /img/{variant}/{signature}/{source}`: the image proxy over HTTP.
@@ -9,8 +11,11 @@ import TesseraImageProxy
 /// Signed variants never change, so they are cacheable for a year and immutable; the entity tag lets a
 /// client that still asks be answered `304` without any work. `thumb` and `preview` may be WebP when the
 /// client accepts it, hence `Vary: Accept`.
-struct ImagesController<Context: RequestContext> {
+struct ImagesController<Context: PrincipalRequestContext> {
     let proxy: ImageProxy
+    /// With accounts: a gallery's stored copy is served only to someone who may read a gallery holding it,
+    /// else the answer is the one for a copy that does not exist (docs/accounts.md).
+    var galleries: GalleryService? = nil
 
     static var path: String { "/img/{variant}/{signature}/{source}" }
 
@@ -28,17 +33,21 @@ struct ImagesController<Context: RequestContext> {
         let signature = context.parameters.get("signature") ?? ""
         let source = context.parameters.get("source") ?? ""
         let acceptsWebP = request.headers[.accept]?.contains("image/webp") ?? false
+        let stored = try await checkStoredCopy(variant, signature, source, context.galleryViewer)
         // What the proxy throws, `ImageProxyError`, becomes the API's error shape in `APIErrorMiddleware`.
         if let tags = request.headers[.ifNoneMatch] {
             let etag = try proxy.etag(
                 variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
             if ImageResponse.matches(tags, etag) {
-                return Response(status: .notModified, headers: ImageResponse.headers(etag: etag, variant: variant))
+                var headers = ImageResponse.headers(etag: etag, variant: variant)
+                if stored { headers[.cacheControl] = ImageResponse.privateCaching }
+                return Response(status: .notModified, headers: headers)
             }
         }
         let image = try await proxy.image(
             variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
         var headers = ImageResponse.headers(etag: image.etag, variant: variant)
+        if stored { headers[.cacheControl] = ImageResponse.privateCaching }
         headers[.contentType] = image.contentType
         headers[.contentLength] = String(image.body.readableBytes)
         return Response(
@@ -46,8 +55,27 @@ struct ImagesController<Context: RequestContext> {
     }
 }
 
+extension ImagesController {
+    /// With accounts, refuses a gallery's stored copy to someone who cannot read any gallery holding it, as
+    /// if it did not exist; true when the image is such a copy (checked and allowed).
+    private func checkStoredCopy(_ variant: String, _ signature: String, _ source: String, _ viewer: GalleryViewer)
+        async throws -> Bool
+    {
+        guard let galleries, case .account = viewer,
+            case .stored(let hash) = try proxy.reference(variant: variant, signature: signature, encodedURL: source)
+        else { return false }
+        guard try await galleries.mayView(storedImage: hash, by: viewer) else {
+            throw ImageProxyError.file(.noStoredCopy(ImageReference.stored(hash: hash).string))
+        }
+        return true
+    }
+}
+
 /// The headers of an image answer, the same whether the router or the fast path answers.
 enum ImageResponse {
+    /// A gallery's copy with accounts: for this browser only, never a shared cache that would hand it on.
+    static let privateCaching = "private, max-age=31536000, immutable"
+
     static func headers(etag: String, variant: String) -> HTTPFields {
         var headers: HTTPFields = [
             .eTag: etag,

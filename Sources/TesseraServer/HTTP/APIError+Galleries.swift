@@ -25,6 +25,16 @@ extension APIError {
         case .ambiguousName:
             // Only the CLI looks galleries up by name; the API names them by id.
             self.init(status: .badRequest, code: "ambiguous_name", message: error.description)
+        case .readOnly:
+            self.init(status: .forbidden, code: "read_only_gallery", message: error.description)
+        case .ownerOnly:
+            self.init(status: .forbidden, code: "owner_only", message: error.description)
+        case .accountNotFound:
+            self.init(status: .notFound, code: "account_not_found", message: error.description)
+        case .memberNotFound:
+            self.init(status: .notFound, code: "member_not_found", message: error.description)
+        case .invalidMember:
+            self.init(status: .badRequest, code: "invalid_member", message: error.description)
         case .galleryDeleted:
             self.init(status: .conflict, code: "gallery_deleted", message: error.description)
         case .revisionMismatch(_, let current):

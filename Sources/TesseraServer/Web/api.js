@@ -143,6 +143,9 @@ const galleryPath = (id) => `/api/galleries/${encodeURIComponent(id)}`;
 export const galleries = ({ deleted = false, signal } = {}) =>
     getJSON(deleted ? '/api/galleries?deleted=true' : '/api/galleries', signal);
 
+/** The galleries the user may add to: with accounts, not those shared with them to view only. */
+export const writableGalleries = async (options) =>
+    (await galleries(options)).filter((gallery) => gallery.role !== 'viewer');
 export const gallery = (id, signal) => getJSON(galleryPath(id), signal);
 
 export const createGallery = async (name) => (await send('POST', '/api/galleries', { json: { name } })).body;
@@ -234,6 +237,12 @@ export function followGallery(id, { onEvent, onBroken }) {
 }
 
 // MARK: - Accounts (TESSERA_AUTH=accounts)
+
+/** With accounts: who a gallery is shared with, `[{name, role}]`; adding again changes the role. */
+export const members = async (id) => (await send('GET', `${galleryPath(id)}/members`)).body.members;
+export const addMember = async (id, name, role) =>
+    (await send('POST', `${galleryPath(id)}/members`, { json: { name, role } })).body.members;
+export const removeMember = (id, name) => send('DELETE', `${galleryPath(id)}/members/${encodeURIComponent(name)}`);
 
 export const me = async () => (await send('GET', '/api/me')).body;
 export const signIn = async (name, password) => (await send('POST', '/api/session', { json: { name, password } })).body;

@@ -58,7 +58,7 @@ export class GalleryPanel {
 
     async refresh() {
         try {
-            this.galleries = await api.galleries();
+            this.galleries = await api.writableGalleries();
             this.render();
         } catch (error) {
             this.list.replaceChildren(h('li', { class: 'muted' }, error.message));

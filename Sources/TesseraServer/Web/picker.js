@@ -47,7 +47,7 @@ export class GalleryPicker {
         $('#picker-new-toggle').focus();
         try {
             const [galleries, holding] = await Promise.all([
-                api.galleries(), api.galleriesHolding([item.id]).catch(() => ({})),
+                api.writableGalleries(), api.galleriesHolding([item.id]).catch(() => ({})),
             ]);
             this.galleries = galleries;
             this.holders = new Set((holding[item.id] ?? []).map((gallery) => gallery.id));

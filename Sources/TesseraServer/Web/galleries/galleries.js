@@ -23,6 +23,8 @@ export class GalleriesView {
     constructor() {
         this.element = $('#galleries-view');
         this.cards = $('#gallery-cards');
+        this.sharedSection = $('#shared-galleries');
+        this.sharedCards = $('#shared-cards');
         this.deletedSection = $('#deleted-galleries');
         this.deletedList = $('#deleted-list');
         this.status = $('#galleries-status');
@@ -73,7 +75,11 @@ export class GalleriesView {
             const [live, deleted] = await Promise.all([api.galleries(), api.galleries({ deleted: true })]);
             if (generation !== this.generation) return;
             this.galleries = new Map([...live, ...deleted].map((gallery) => [gallery.id, gallery]));
-            this.cards.replaceChildren(...live.map((gallery) => this.card(gallery)));
+            // With accounts each gallery says the user's role: "Mine" are those they own, the rest shared.
+            const mine = live.filter((gallery) => !gallery.role || gallery.role === 'owner');
+            const shared = live.filter((gallery) => gallery.role && gallery.role !== 'owner');
+            this.cards.replaceChildren(...mine.map((gallery) => this.card(gallery)));
+            this.sharedCards.replaceChildren(...shared.map((gallery) => this.card(gallery)));
             this.deletedList.replaceChildren(...deleted.map((gallery) => this.deletedRow(gallery)));
             this.updateEmpty();
         } catch (error) {
@@ -93,14 +99,19 @@ export class GalleriesView {
         const name = h('button',
             { type: 'button', class: 'name-button', title: 'Rename', 'aria-label': `Rename ${gallery.name}` },
             gallery.name);
-        renamable(name, { save: (value) => this.rename(gallery, value) });
+        const shared = gallery.role && gallery.role !== 'owner';
+        if (gallery.role === 'viewer') name.disabled = true;
+        else renamable(name, { save: (value) => this.rename(gallery, value) });
+        const can = gallery.role === 'viewer' ? 'you can view' : 'you can edit';
+        const sharing = shared ? ` · ${gallery.owner}’s, ${can}` : '';
         return h('li', { class: 'card', role: 'listitem', 'data-id': gallery.id },
             h('a', { class: 'card-cover', href: galleryURL(gallery.id), 'data-nav': true },
                 cover, h('span', { class: 'visually-hidden' }, gallery.name)),
             h('div', { class: 'card-body' },
                 h('h2', { class: 'card-name' }, name),
-                h('p', { class: 'card-meta' }, itemCount(gallery.itemCount))),
-            h('button', {
+                h('p', { class: 'card-meta' }, itemCount(gallery.itemCount) + sharing)),
+            // Only the owner deletes a gallery.
+            shared ? null : h('button', {
                 type: 'button', class: 'icon card-delete', 'data-action': 'delete',
                 'aria-label': `Delete ${gallery.name}`, title: 'Delete',
             }, icon('trash')));
@@ -121,14 +132,17 @@ export class GalleriesView {
     }
 
     updateEmpty() {
-        const none = this.cards.childElementCount === 0;
+        const sharedCount = this.sharedCards.childElementCount;
+        this.sharedSection.hidden = sharedCount === 0;
+        $('#mine-heading').hidden = sharedCount === 0;
+        const none = this.cards.childElementCount === 0 && sharedCount === 0;
         if (none) {
             this.showStatus(
                 'No galleries yet. Name one above, then add to it from search results with “Add to gallery”.');
         } else {
             this.status.hidden = true;
         }
-        this.cards.hidden = none;
+        this.cards.hidden = this.cards.childElementCount === 0;
         this.deletedSection.hidden = this.deletedList.childElementCount === 0;
     }
 
@@ -167,7 +181,7 @@ export class GalleriesView {
     async rename(gallery, name) {
         const renamed = await api.renameGallery(gallery.id, name);
         Object.assign(gallery, renamed);
-        const card = this.cards.querySelector(`[data-id="${CSS.escape(gallery.id)}"]`);
+        const card = this.element.querySelector(`.card[data-id="${CSS.escape(gallery.id)}"]`);
         card?.querySelector('.name-button')?.setAttribute('aria-label', `Rename ${renamed.name}`);
         card?.querySelector('.card-delete')?.setAttribute('aria-label', `Delete ${renamed.name}`);
         if (card) card.querySelector('.card-cover .visually-hidden').textContent = renamed.name;

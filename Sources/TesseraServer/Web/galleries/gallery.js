@@ -16,6 +16,7 @@ import { GalleryDrops } from './gallerydrops.js';
 import { TouchReorder } from './touchreorder.js';
 import * as tiles from './gallerytiles.js';
 import { changes } from './gallerychanges.js';
+import { ShareDialog } from './share.js';
 
 export class GalleryView {
     constructor(catalog) {
@@ -73,6 +74,8 @@ export class GalleryView {
         // Kept by reference: while it is being renamed, the button is out of the page.
         this.nameButton = $('#gallery-name');
         renamable(this.nameButton, { save: (value) => this.rename(value) });
+        this.share = new ShareDialog();
+        $('#gallery-share').addEventListener('click', () => this.share.open(this.gallery));
     }
 
     /** The Credits sheet, loaded the first time it is asked for. */
@@ -82,8 +85,9 @@ export class GalleryView {
         await this.creditsSheet.open(this.id);
     }
 
+    /** Deleted, or shared with this user to view only (with accounts). */
     get readOnly() {
-        return !this.gallery || Boolean(this.gallery.deletedAt);
+        return !this.gallery || Boolean(this.gallery.deletedAt) || this.gallery.role === 'viewer';
     }
 
     get isShown() {
@@ -153,7 +157,11 @@ export class GalleryView {
 
     /** Draws the whole gallery, keeping the tiles (and focus) of items already shown. */
     render(gallery) {
-        this.gallery = { ...gallery, items: undefined };
+        // Snapshots from the event stream do not say who the user is to the gallery: keep what the page knew.
+        const known = this.gallery?.id === gallery.id ? this.gallery : {};
+        this.gallery = {
+            ...gallery, items: undefined, owner: gallery.owner ?? known.owner, role: gallery.role ?? known.role,
+        };
         this.revision = gallery.revision;
         this.items = new Map(gallery.items.map((item) => [item.id, item]));
         tiles.showItems(this.grid, gallery.items, (item) => this.tileFor(item));
@@ -170,7 +178,10 @@ export class GalleryView {
         document.title = `${gallery.name} · Tessera`;
         this.updateCount();
         this.banner.hidden = !gallery.deletedAt;
-        this.element.classList.toggle('read-only', Boolean(gallery.deletedAt));
+        this.element.classList.toggle('read-only', this.readOnly);
+        this.nameButton.disabled = gallery.role === 'viewer';
+        // Only the owner shares (with accounts; without them there is nobody to share with).
+        $('#gallery-share').hidden = gallery.role !== 'owner';
     }
 
     updateCount() {
