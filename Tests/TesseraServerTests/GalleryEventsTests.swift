@@ -156,6 +156,18 @@ final class EventStream: Sendable {
         return events
     }
 
+    /// `rest(within:)`, closing the stream however that went (a test that fails must not leak the client).
+    func restAndClose(within timeout: Duration) async throws -> [Event] {
+        do {
+            let events = try await rest(within: timeout)
+            await close()
+            return events
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
     private func nextOrEnd(timeout: Duration) async throws -> Event? {
         let box = iterator
         return try await withThrowingTaskGroup(of: Event?.self) { group in

@@ -43,10 +43,9 @@ struct GalleryStreamAccessTests {
                 _ = try await ada.call(.patch, "/api/galleries/\(gallery)", #"{"name":"Not for bob"}"#)
                 let later = try await ada.upload(to: gallery)
                 #expect(later.status == .created, "\(later.text)")
-                let rest = try await stream.rest(within: .seconds(30))
+                let rest = try await stream.restAndClose(within: .seconds(30))
                 #expect(rest.map(\.name) == [], "nothing after the removal: \(rest.map(\.name))")
                 #expect(!rest.contains { $0.data.contains("Not for bob") })
-                await stream.close()
                 // Reconnecting is the answer for a gallery that does not exist.
                 let again = try await bob.call(.get, "/api/galleries/\(gallery)/events")
                 #expect(again.status == .notFound)
@@ -66,10 +65,9 @@ struct GalleryStreamAccessTests {
             try #require(deleted.status == .ok, "\(deleted.text)")
             // The owner hears it; the member not even that.
             #expect(try await owners.next(timeout: .seconds(30)).name == "deleted")
-            let rest = try await stream.rest(within: .seconds(30))
-            #expect(rest.map(\.name) == [], "nothing after the deletion: \(rest.map(\.name))")
-            await stream.close()
             await owners.close()
+            let rest = try await stream.restAndClose(within: .seconds(30))
+            #expect(rest.map(\.name) == [], "nothing after the deletion: \(rest.map(\.name))")
         }
     }
 
@@ -79,8 +77,7 @@ struct GalleryStreamAccessTests {
             let (ada, bob, gallery, stream) = try await Self.watched(client)
             let signedOut = try await bob.call(.delete, "/api/sessions")
             try #require(signedOut.status == .noContent, "\(signedOut.text)")
-            #expect(try await stream.rest(within: .seconds(30)).isEmpty)
-            await stream.close()
+            #expect(try await stream.restAndClose(within: .seconds(30)).isEmpty)
             // Still a member: only the session ended.
             let members = try await ada.call(.get, "/api/galleries/\(gallery)/members")
             #expect(members.text.contains("bob"))
