@@ -141,6 +141,23 @@ public final class AccountService: Sendable {
         _ = try await run { try await store.deleteSessions(of: account.id) }
     }
 
+    /// Whether `principal`'s session or token still stands: not signed out (here or everywhere), expired,
+    /// revoked, nor its account removed. Records no activity, so an open event stream asking this on each
+    /// heartbeat does not keep an idle session alive.
+    public func isCurrent(_ principal: Principal) async throws(AccountError) -> Bool {
+        switch principal.credential {
+        case .session(let hash):
+            guard let (session, account) = try await run({ try await store.session(hash: hash) }),
+                account.id == principal.account.id
+            else { return false }
+            let moment = now()
+            return moment.timeIntervalSince(session.createdAt) <= settings.sessionLifetime.seconds
+                && moment.timeIntervalSince(session.lastSeenAt) <= settings.sessionIdle.seconds
+        case .token(let id, _):
+            return try await run { try await store.tokens(of: principal.account.id) }.contains { $0.id == id }
+        }
+    }
+
     // MARK: - Hashing
 
     func hash(_ password: String) async throws(AccountError) -> String {

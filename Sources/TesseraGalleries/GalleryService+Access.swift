@@ -48,6 +48,7 @@ extension GalleryService {
     {
         try await authorize(id, viewer, .own)
         try await store.removeMember(named: name, from: id)
+        events.accessChanged(of: id)
     }
 
     /// Whether `viewer` may see the stored copy `hash`: some gallery it may read holds it (everyone may
@@ -67,7 +68,10 @@ extension GalleryService {
     /// Moves every gallery of `account` to `heir`'s Recently deleted (`nil`: owned by nobody until an admin
     /// adopts them) and ends its memberships; returns how many galleries it owned.
     public func handOver(from account: String, to heir: String?) async throws(GalleryError) -> Int {
-        try await store.handOver(from: account, to: heir)
+        let count = try await store.handOver(from: account, to: heir)
+        // Its memberships ended too: every open stream checks again (rare, so all of them).
+        events.accessChanged(of: nil)
+        return count
     }
 }
 

@@ -31,20 +31,21 @@ public final class GalleryService: Sendable {
     public convenience init(
         database: AppDatabase, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
         processor: ImageProcessor, linker: any ImageLinking, logger: Logger,
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, heartbeat: Duration = .seconds(15)
     ) {
         self.init(
             store: { linker, onChange in GalleryStore(database: database, linker: linker, onChange: onChange) },
             files: files, proxy: proxy, fetcher: fetcher, processor: processor, linker: linker, logger: logger,
-            metrics: metrics)
+            metrics: metrics, heartbeat: heartbeat)
     }
 
     /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it;
     /// or, given a `feed`, event streams hear the feed instead: every server's changes, this one's included.
+    /// Event streams re-check their watcher's access every `heartbeat` (`TESSERA_HEARTBEAT`).
     public init(
         store makeStore: GalleryStoreMaker, feed: (any GalleryEventFeed)? = nil, files: GalleryImageFiles,
         proxy: ImageProxy, fetcher: ImageFetcher, processor: ImageProcessor, linker: any ImageLinking,
-        logger: Logger, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        logger: Logger, metrics: any MetricsFactory = NOOPMetricsHandler.instance, heartbeat: Duration = .seconds(15)
     ) {
         let changes = Dictionary(
             uniqueKeysWithValues: GalleryChange.kinds.map { kind in
@@ -61,7 +62,9 @@ public final class GalleryService: Sendable {
             changes[change.kind]?.increment()
             if feed == nil { relay.send(id, change) }
         }
+        let poll = Duration.milliseconds(500)
         let events = GalleryEvents(
+            interval: poll, heartbeatEvery: max(1, Int((heartbeat / poll).rounded(.up))),
             recentLimit: feed == nil ? 2048 : 0,
             subscribers: Meter(label: "tessera_gallery_event_subscribers", factory: metrics),
             revisions: { ids in (try? await store.revisions(of: ids)) ?? [:] })
@@ -146,9 +149,14 @@ public final class GalleryService: Sendable {
         // Read after subscribing, so no change falls between the two (one in both is told once).
         if let feed, let lastEventID { missed = try await feed.changes(of: id, after: lastEventID) }
         let store = store
+        // With accounts, the same check again on every heartbeat and whenever who may read it changes.
+        var check: (@Sendable () async throws(GalleryError) -> Void)?
+        if viewer.accountID != nil {
+            check = { [self] () throws(GalleryError) in _ = try await authorize(id, viewer, .read) }
+        }
         return GalleryEventStream(
             messages: messages, lastEventID: lastEventID, missed: missed,
-            read: { items throws(GalleryError) in try await store.gallery(id, items: items) })
+            read: { items throws(GalleryError) in try await store.gallery(id, items: items) }, check: check)
     }
 
     // MARK: - Changing galleries

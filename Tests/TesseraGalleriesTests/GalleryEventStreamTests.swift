@@ -91,6 +91,38 @@ struct GalleryEventStreamTests {
         feed.finish()
         #expect(Self.describe(try await events.next()) == "end")
     }
+
+    @Test func aWatcherWhoLosesAccessHearsNothingMore() async throws {
+        let (open, feed, _) = Self.stream(lastEventID: 2, revision: 2)
+        // The check as `GalleryService` makes it: `galleryNotFound` once access is gone (a revision > 0 here).
+        let allowed = Revision(1)
+        var stream = open
+        stream.check = { () throws(GalleryError) in
+            if allowed.value == 0 { throw .galleryNotFound(Self.id.rawValue) }
+        }
+        var events = stream.makeAsyncIterator()
+        feed.yield(.accessChanged)
+        feed.yield(.change(.renamed(revision: 3, name: "Still allowed")))
+        feed.yield(.heartbeat)
+        #expect(Self.describe(try await events.next()) == "change 3", "a check that passes tells nothing")
+        #expect(Self.describe(try await events.next()) == "heartbeat")
+        allowed.value = 0
+        feed.yield(.accessChanged)
+        feed.yield(.change(.renamed(revision: 4, name: "Not for them")))
+        #expect(Self.describe(try await events.next()) == "end", "checked before the next change")
+        #expect(Self.describe(try await events.next()) == "end")
+
+        // On a heartbeat, and before a deletion is told.
+        for message in [GalleryStreamMessage.heartbeat, .change(.deleted(revision: 3, deletedAt: ""))] {
+            let (open, feed, _) = Self.stream(lastEventID: 2, revision: 2)
+            var stream = open
+            stream.check = { () throws(GalleryError) in throw .galleryNotFound(Self.id.rawValue) }
+            var events = stream.makeAsyncIterator()
+            feed.yield(message)
+            feed.yield(.change(.renamed(revision: 3, name: "Not for them")))
+            #expect(Self.describe(try await events.next()) == "end")
+        }
+    }
 }
 
 /// The gallery's revision as the test sets it.

@@ -112,10 +112,13 @@ final class EventStream: Sendable {
         self.iterator = IteratorBox(events.makeAsyncIterator())
     }
 
-    static func open(port: Int, gallery: GalleryID, lastEventID: String? = nil) async throws -> EventStream {
+    static func open(port: Int, gallery: GalleryID, lastEventID: String? = nil, cookie: String? = nil) async throws
+        -> EventStream
+    {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries/\(gallery)/events")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         let response = try await client.execute(request, timeout: .seconds(60))
         #expect(response.status == .ok)
         let (events, continuation) = AsyncStream.makeStream(of: Event?.self)
@@ -143,6 +146,26 @@ final class EventStream: Sendable {
     /// Whether the server ended the stream (within `timeout`).
     func ended(timeout: Duration = .seconds(5)) async throws -> Bool {
         try await nextOrEnd(timeout: timeout) == nil
+    }
+
+    /// Every event left until the server ends the stream, which it must do within `timeout`.
+    func rest(within timeout: Duration) async throws -> [Event] {
+        let deadline = ContinuousClock.now + timeout
+        var events: [Event] = []
+        while let event = try await nextOrEnd(timeout: deadline - .now) { events.append(event) }
+        return events
+    }
+
+    /// `rest(within:)`, closing the stream however that went (a test that fails must not leak the client).
+    func restAndClose(within timeout: Duration) async throws -> [Event] {
+        do {
+            let events = try await rest(within: timeout)
+            await close()
+            return events
+        } catch {
+            await close()
+            throw error
+        }
     }
 
     private func nextOrEnd(timeout: Duration) async throws -> Event? {

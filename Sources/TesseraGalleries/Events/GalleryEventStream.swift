@@ -9,13 +9,15 @@ public enum GalleryStreamEvent: Sendable {
     case change(GalleryChange)
     /// The gallery was deleted for good; the stream ends after this.
     case gone
-    /// A keep-alive: nothing happened for a while.
+    /// A keep-alive tick (the watcher's access was checked again just before).
     case heartbeat
 }
 
 /// A gallery's live events, from `GalleryService.events(of:lastEventID:)`: the decisions of what a client
 /// needs (a first snapshot or not, which change becomes an event, when a gap calls for a new snapshot)
-/// made here, so the server only encodes them. Iterate it once; it ends when the gallery is gone.
+/// made here, so the server only encodes them. Iterate it once; it ends when the gallery is gone, or when
+/// `check` finds the watcher may no longer read it (asked on every heartbeat, after a change of who may read
+/// the gallery, and before telling that it was deleted).
 public struct GalleryEventStream: AsyncSequence, Sendable {
     public typealias Element = GalleryStreamEvent
 
@@ -27,9 +29,12 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
     var missed: [GalleryChange] = []
     /// Reads the gallery now, with its items or without.
     let read: @Sendable (_ items: Bool) async throws(GalleryError) -> Gallery
+    /// Throws `galleryNotFound` once the watcher may no longer read the gallery (`nil`: everyone may).
+    var check: (@Sendable () async throws(GalleryError) -> Void)? = nil
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(messages: messages.makeAsyncIterator(), lastEventID: lastEventID, missed: missed, read: read)
+        Iterator(
+            messages: messages.makeAsyncIterator(), lastEventID: lastEventID, missed: missed, read: read, check: check)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -38,6 +43,7 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
         /// Changes to replay before the live ones, when they account for every revision the client missed.
         var missed: [GalleryChange]
         let read: @Sendable (_ items: Bool) async throws(GalleryError) -> Gallery
+        let check: (@Sendable () async throws(GalleryError) -> Void)?
         var started = false
         var ended = false
         /// The revision the client has now.
@@ -64,10 +70,10 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
                     }
                 }
             }
-            while !missed.isEmpty {
+            while !missed.isEmpty && !ended {
                 if let event = try await told(.change(missed.removeFirst())) { return event }
             }
-            while let message = await messages.next() {
+            while !ended, let message = await messages.next() {
                 if let event = try await told(message) { return event }
             }
             return nil
@@ -80,6 +86,8 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
                 ended = true
                 return .gone
             case .change(let change):
+                // Members lose a gallery its owner deletes: not even that is told to them.
+                if case .deleted = change, try await !mayStillRead() { return nil }
                 guard let revision = change.revision, revision > sent else { return nil }
                 if revision > sent + 1 { return try await snapshot() }
                 sent = revision
@@ -89,7 +97,23 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
             case .changedElsewhere(let revision):
                 return revision > sent ? try await snapshot() : nil
             case .heartbeat:
-                return .heartbeat
+                return try await mayStillRead() ? .heartbeat : nil
+            case .accessChanged:
+                _ = try await mayStillRead()
+                return nil
+            }
+        }
+
+        /// Whether the watcher may still read the gallery; if not, the stream ends here (a reconnect is then
+        /// answered `404 gallery_not_found`). Any other failure of the check ends it too, by throwing.
+        private mutating func mayStillRead() async throws -> Bool {
+            guard let check else { return true }
+            do {
+                try await check()
+                return true
+            } catch .galleryNotFound {
+                ended = true
+                return false
             }
         }
 

@@ -3,12 +3,14 @@ import Metrics
 import Synchronization
 
 /// What a gallery's event stream receives: a change made by this server, or word that the gallery's
-/// revision moved on without one (another process, the CLI, changed it), or a keep-alive tick.
-/// `GalleryEventStream` turns these into the events a client sees.
+/// revision moved on without one (another process, the CLI, changed it), a keep-alive tick, or word that
+/// who may read it changed (a member removed, an account handed over). `GalleryEventStream` turns these into
+/// the events a client sees, and re-checks the watcher's access on the last two.
 enum GalleryStreamMessage: Sendable {
     case change(GalleryChange)
     case changedElsewhere(revision: Int)
     case heartbeat
+    case accessChanged
 }
 
 /// Fans every gallery change out to the event streams watching that gallery.
@@ -42,6 +44,8 @@ final class GalleryEvents: Sendable {
     private let subscribers: Meter
 
     /// - Parameter revisions: reads the current revisions of galleries (`GalleryStoring.revisions(of:)`).
+    /// - Parameter heartbeatEvery: polls between two heartbeats, sent to every stream whatever else happened
+    ///   (streams re-check access on each, so this bounds how long a lost access goes unnoticed).
     /// - Parameter recentLimit: changes kept for clients that reconnect; each is small (an added item's
     ///   JSON at most), so the default holds a few megabytes at worst. 0 with a `GalleryEventFeed`, which
     ///   keeps them in the database instead.
@@ -99,6 +103,16 @@ final class GalleryEvents: Sendable {
         }
     }
 
+    /// Tells the streams watching gallery `id` (every stream, for `nil`) that who may read it changed, after
+    /// any change published before: each re-checks its watcher's access before telling anything more.
+    func accessChanged(of id: GalleryID?) {
+        let continuations = state.withLock { state in
+            id.map { Array(state.subscribers[$0, default: [:]].values) }
+                ?? state.subscribers.values.flatMap(\.values)
+        }
+        for continuation in continuations { continuation.yield(.accessChanged) }
+    }
+
     private func unsubscribe(_ id: GalleryID, _ key: UUID) {
         subscribers.decrement()
         state.withLock { state in
@@ -154,9 +168,10 @@ final class GalleryEvents: Sendable {
                     }
                 } else if current[id] == nil {
                     messages += subscribers.map { ($0, .change(.gone)) }
-                } else if heartbeat {
-                    messages += subscribers.map { ($0, .heartbeat) }
+                    continue
                 }
+                // Even while the gallery changes: each heartbeat is an access check (`GalleryEventStream`).
+                if heartbeat { messages += subscribers.map { ($0, .heartbeat) } }
             }
             return messages
         }

@@ -132,11 +132,11 @@ public struct AppEnvironment: Sendable {
                 GalleryService(
                     store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) },
                     feed: galleryEvents, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-                    linker: signer, logger: logger, metrics: metrics)
+                    linker: signer, logger: logger, metrics: metrics, heartbeat: configuration.connections.heartbeat)
             } else {
                 GalleryService(
                     database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-                    linker: signer, logger: logger, metrics: metrics)
+                    linker: signer, logger: logger, metrics: metrics, heartbeat: configuration.connections.heartbeat)
             }
         let accountStore: any AccountStoring =
             postgres.map { PostgresAccountStore(database: $0) } ?? AccountStore(database: database)

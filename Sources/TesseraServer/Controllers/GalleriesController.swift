@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ServiceLifecycle
+import TesseraAccounts
 import TesseraCore
 import TesseraGalleries
 
@@ -16,6 +17,8 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     let maxUploadBytes: Int
     /// Heartbeats and backlog of the gallery event streams.
     var events = ServerSentEvents.Settings()
+    /// With accounts: an open event stream ends on the first heartbeat after its session or token has.
+    var sessions: AccountService? = nil
     static var maxJSONBytes: Int { 1 << 20 }
 
     func addRoutes(to router: Router<Context>) {
@@ -74,7 +77,8 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         }
         router.get("/api/galleries/{id}/events") { request, context in
             try await stream(
-                request, id: try Self.id(context), viewer: context.galleryViewer, connection: context.connection)
+                request, id: try Self.id(context), viewer: context.galleryViewer, principal: context.principal,
+                connection: context.connection)
         }
         router.get("/api/galleries/{id}/export") { _, context in
             let export = try await galleries.export(try Self.id(context), by: context.galleryViewer)
@@ -140,9 +144,12 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     // MARK: - Events
 
     /// The gallery's events as server-sent events; what to send is `GalleryEventStream`'s decision.
-    private func stream(_ request: Request, id: GalleryID, viewer: GalleryViewer, connection: ConnectionHandle)
-        async throws -> Response
-    {
+    /// With accounts it ends, closing the response, within a heartbeat (`TESSERA_HEARTBEAT`) of the viewer
+    /// losing the gallery or the request's session or token ending (docs/accounts.md); a reconnect is then a 404
+    /// or a 401.
+    private func stream(
+        _ request: Request, id: GalleryID, viewer: GalleryViewer, principal: Principal?, connection: ConnectionHandle
+    ) async throws -> Response {
         // A browser sends back an id we sent, always a revision; anything else is a client's mistake (400).
         let lastEventID = try request.headers[HTTPField.Name("Last-Event-ID")!].map { text in
             guard let revision = Int(text.trimmingCharacters(in: .whitespaces)) else {
@@ -152,6 +159,7 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID, by: viewer)
+        let sessions = sessions
         return ServerSentEvents.stream(self.events, connection: connection) { sink in
             sink.send(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
             // A stream never ends by itself: it must not hold up a graceful shutdown.
@@ -164,8 +172,8 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                 case .gone:
                     sink.send(Self.event("gone", id: nil, EmptyBody()))
                 case .heartbeat:
-                    // `ServerSentEvents.stream` sends its own, on the configured interval.
-                    break
+                    // `ServerSentEvents.stream` sends its own comment; this one is for checks (access: above).
+                    if let sessions, let principal, try await !sessions.isCurrent(principal) { return }
                 }
             }
         }
