@@ -8,12 +8,13 @@ import TesseraPostgres
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Copy a data folder's galleries, library index and signing key into PostgreSQL.",
+        abstract: "Copy a data folder's accounts, galleries, library index and signing key into PostgreSQL.",
         discussion: """
-            Copies from the SQLite database in the data folder (--data or TESSERA_DATA): galleries with their \
-            items in order, revisions and Recently deleted; the photo library index; the image-signing key. \
-            Not the response cache (it refills). The gallery image copies stay where they are: give the servers \
-            the same media folder (TESSERA_MEDIA) or copy it there. The database's schema is migrated first; \
+            Copies from the SQLite database in the data folder (--data or TESSERA_DATA): accounts with their \
+            password hashes and access tokens; galleries with their items in order, revisions, Recently deleted, \
+            owners and members; the photo library index; the image-signing key. Not the response cache (it \
+            refills), sessions (everyone signs in again) or sign-in failures. The gallery image copies stay \
+            where they are: give the servers the same media folder (TESSERA_MEDIA) or copy it there. The database's schema is migrated first; \
             each gallery is copied in a transaction, by id, so running it again duplicates nothing and makes \
             every copied gallery as it is in SQLite. Stop tessera serve on the data folder first (or run again \
             once it is stopped). Then both databases are counted, and the counts printed.
@@ -82,6 +83,15 @@ enum MigrationTable {
             text += "Every gallery's items are in the same order on both sides.\n"
         } else {
             text += "Items in another order in PostgreSQL: \(report.unorderedGalleries.joined(separator: ", ")).\n"
+        }
+        if !report.unsharedGalleries.isEmpty {
+            text +=
+                "Owner or members differ in PostgreSQL: \(report.unsharedGalleries.joined(separator: ", ")).\n"
+        }
+        if !report.otherAccounts.isEmpty {
+            text +=
+                "PostgreSQL also holds accounts not in this data folder, left as they are: "
+                + "\(report.otherAccounts.joined(separator: ", ")).\n"
         }
         if report.otherGalleries > 0 {
             text +=

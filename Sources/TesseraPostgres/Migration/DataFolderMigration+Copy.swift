@@ -35,7 +35,8 @@ extension DataFolderMigration {
 
     // MARK: - Galleries
 
-    /// Each gallery in a transaction of its own: its row upserted, items no longer in SQLite removed, its items
+    /// Each gallery in a transaction of its own: its row upserted (with its owner; accounts are copied before),
+    /// its members as in SQLite, items no longer in SQLite removed, its items
     /// upserted by id at SQLite's positions (the order's uniqueness is checked at commit, since items may
     /// trade places on a second run).
     func copyGalleries(_ snapshot: Snapshot, progress: @escaping @Sendable (String) -> Void) async throws {
@@ -44,7 +45,9 @@ extension DataFolderMigration {
         try await PostgresAppDatabase.withSingleConnection(url, logger: logger) { connection in
             for (index, gallery) in galleries.enumerated() {
                 try await connection.withTransaction(logger: .quiet) { connection in
-                    try await Self.copy(gallery, items: items[gallery.id] ?? [], connection)
+                    try await Self.copy(
+                        gallery, owner: snapshot.owners[gallery.id], items: items[gallery.id] ?? [], connection)
+                    try await Self.copyMembers(snapshot.members[gallery.id] ?? [], of: gallery.id, connection)
                 }
                 if (index + 1) % 100 == 0 { progress("Galleries: \(index + 1)/\(galleries.count) copied.") }
             }
@@ -53,17 +56,18 @@ extension DataFolderMigration {
         progress("Galleries: \(galleries.count) copied, with \(items.values.map(\.count).reduce(0, +)) items.")
     }
 
-    private static func copy(_ gallery: GalleryRow, items: [GalleryItemRow], _ connection: PostgresConnection)
-        async throws
-    {
+    private static func copy(
+        _ gallery: GalleryRow, owner: String?, items: [GalleryItemRow], _ connection: PostgresConnection
+    ) async throws {
         try await connection.query("SET CONSTRAINTS ALL DEFERRED", logger: .quiet)
         try await connection.query(
             """
-            INSERT INTO gallery (\(unescaped: GalleryRow.columns))
+            INSERT INTO gallery (\(unescaped: GalleryRow.columns), owner_id)
             VALUES (\(gallery.id), \(gallery.name), \(gallery.createdAt), \(gallery.updatedAt), \(gallery.deletedAt),
-                \(gallery.revision))
+                \(gallery.revision), \(owner))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, created_at = excluded.created_at,
-                updated_at = excluded.updated_at, deleted_at = excluded.deleted_at, revision = excluded.revision
+                updated_at = excluded.updated_at, deleted_at = excluded.deleted_at, revision = excluded.revision,
+                owner_id = excluded.owner_id
             """, logger: .quiet)
         let ids = items.map(\.id)
         try await connection.query(

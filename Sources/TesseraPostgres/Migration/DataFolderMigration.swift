@@ -9,7 +9,7 @@ import TesseraLibrary
 import TesseraStorage
 
 /// `tessera migrate --to postgres://…`: a SQLite data folder's galleries (items in order, revisions, Recently
-/// deleted), photo library index and image-signing key copied into PostgreSQL (docs/deploy.md, "Moving an
+/// deleted, owners and members), accounts with their access tokens, photo library index and image-signing key copied into PostgreSQL (docs/deploy.md, "Moving an
 /// existing install").
 ///
 /// The schema is migrated first; then every gallery is one transaction and the library goes in batches, each
@@ -41,6 +41,13 @@ public struct DataFolderMigration: Sendable {
         /// In `rowid` order: the order they were first indexed, which PostgreSQL's `seq` keeps.
         var photos: [LibraryPhoto] = []
         var secret: Data?
+        /// In `createdAt` order, so the first admin stays the first (it inherits galleries nobody owns).
+        var accounts: [AccountRow] = []
+        var tokens: [TokenRow] = []
+        /// Owner account id by gallery id; galleries nobody owns are not here.
+        var owners: [String: String] = [:]
+        /// By gallery id.
+        var members: [String: [MemberRow]] = [:]
     }
 
     /// Copies, then counts both sides. `progress` gets a line per step.
@@ -57,12 +64,18 @@ public struct DataFolderMigration: Sendable {
         progress("Connected to \(url.redacted); schema at version \(PostgresAppDatabase.schemaVersion).")
         var report = MigrationReport()
         do {
+            try await checkAccountNames(snapshot, postgres)
             report.secret = try await copySecret(secret, postgres)
+            try await copyAccounts(snapshot, postgres)
+            progress("Accounts: \(snapshot.accounts.count) copied, with \(snapshot.tokens.count) access tokens.")
             try await copyGalleries(snapshot, progress: progress)
             try await copyLibrary(snapshot.photos, postgres, progress: progress)
             report.counts = try await count(snapshot, sqlite: sqlite, secret: secret)
+            report.counts += try await countAccounts(snapshot, sqlite: sqlite)
             report.unorderedGalleries = try await unorderedGalleries(sqlite)
+            report.unsharedGalleries = try await unsharedGalleries(sqlite)
             report.otherGalleries = try await otherGalleries(snapshot)
+            report.otherAccounts = try await otherAccounts(snapshot)
         } catch let error as MigrationError {
             throw error
         } catch let error as SharedDatabaseError {
@@ -124,6 +137,7 @@ public struct DataFolderMigration: Sendable {
                     snapshot.items[item.galleryID, default: []].append(item)
                 }
                 snapshot.photos = try LibraryPhoto.fetchAll(db, sql: "SELECT * FROM libraryPhoto ORDER BY rowid")
+                try Self.readAccounts(db, into: &snapshot)
                 return snapshot
             }
         } catch {
@@ -171,13 +185,19 @@ public struct MigrationReport: Sendable {
     public var counts: [Count] = []
     /// Galleries whose items are not in the same order on both sides (ids).
     public var unorderedGalleries: [String] = []
+    /// Galleries whose owner or members differ between the two sides (ids).
+    public var unsharedGalleries: [String] = []
     /// Galleries in PostgreSQL that are not from this data folder, left as they are.
     public var otherGalleries = 0
+    /// Names of accounts in PostgreSQL that are not from this data folder, left as they are.
+    public var otherAccounts: [String] = []
     public var secret = Secret.noneInFolder
     /// Distinct image copies the galleries name, and how many of them the media folder lacks.
     public var imageCopies = 0
     public var missingImages = 0
 
     /// Every count the same on both sides and every gallery in the same order.
-    public var verified: Bool { counts.allSatisfy(\.matches) && unorderedGalleries.isEmpty }
+    public var verified: Bool {
+        counts.allSatisfy(\.matches) && unorderedGalleries.isEmpty && unsharedGalleries.isEmpty
+    }
 }

@@ -14,11 +14,13 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case differentSecret(server: String)
     /// The data folder's key file is there but shorter than a key.
     case damagedSecret(path: String)
+    /// PostgreSQL has accounts by these names that are other accounts than the data folder's (other ids).
+    case accountNameTaken(names: [String], server: String)
 
     /// What the operator gave that cannot be right (exit 2), rather than a failure along the way (exit 1).
     public var isBadInput: Bool {
         switch self {
-        case .noDataFolder, .noDatabase, .differentSecret: true
+        case .noDataFolder, .noDatabase, .differentSecret, .accountNameTaken: true
         case .database(.malformedURL): true
         case .database, .sqlite, .damagedSecret: false
         }
@@ -36,6 +38,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             error.description
         case .differentSecret(let server):
             "The PostgreSQL database at \(server) already holds a different image-signing key, which servers on it sign image links with; nothing was copied. Run again with --replace-secret to replace it with the data folder's (links signed with the database's key then stop working), or set TESSERA_SECRET on every server, which wins over both."
+        case .accountNameTaken(let names, let server):
+            "The PostgreSQL database at \(server) already has other accounts named \(names.joined(separator: ", ")) than the data folder's; nothing was copied. Remove them there (TESSERA_DATABASE_URL=… tessera user remove NAME) and run again, or remove or rename them in the data folder."
         case .damagedSecret(let path):
             "The image-signing key \(path) is damaged (shorter than 32 bytes); nothing was copied. Remove it to copy without a key, or restore it from a backup."
         }
