@@ -186,7 +186,7 @@ extension Browser {
     }
 
     /// Waits until the page shows `count` tiles whose images have loaded.
-    func waitForGalleryTiles(_ count: Int, timeout: Duration = .seconds(10)) async throws {
+    func waitForGalleryTiles(_ count: Int, timeout: Duration = Browser.patience) async throws {
         try await waitUntil("\(count) gallery tiles with their images", timeout: timeout) {
             try await self.execute(
                 """

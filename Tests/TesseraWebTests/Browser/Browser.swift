@@ -82,14 +82,18 @@ final class Browser: Sendable {
     func find(_ css: String) async throws -> Element? { try await find(css, in: "") }
     func findAll(_ css: String) async throws -> [Element] { try await findAll(css, in: "") }
 
+    /// How long a wait lasts unless the test says: far past what a page needs, so that only something that
+    /// never happens fails (on a busy two-core machine images have taken over ten seconds to appear).
+    static let patience: Duration = .seconds(30)
+
     /// The first element matching the CSS selector, polled for until it appears.
-    func waitFor(_ css: String, timeout: Duration = .seconds(10)) async throws -> Element {
+    func waitFor(_ css: String, timeout: Duration = Browser.patience) async throws -> Element {
         try await poll("an element matching `\(css)`", timeout: timeout) { try await find(css) }
     }
 
     /// Polls `condition` until it holds; the timeout error names `what`.
     func waitUntil(
-        _ what: String, timeout: Duration = .seconds(10), _ condition: @Sendable () async throws -> Bool
+        _ what: String, timeout: Duration = Browser.patience, _ condition: @Sendable () async throws -> Bool
     ) async throws {
         try await poll(what, timeout: timeout) { try await condition() ? () : nil }
     }
