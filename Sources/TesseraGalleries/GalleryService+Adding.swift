@@ -14,8 +14,7 @@ extension GalleryService {
     )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
-        try await authorize(id, viewer, .edit)
-        try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        // What is wrong with the item itself is said first (400), before who may add (404/403) or If-Match (412).
         guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
             throw .invalidItem("This item is too large to keep (title, tags or metadata).")
         }
@@ -25,6 +24,8 @@ extension GalleryService {
         guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
             let path = SignedImagePath(url)
         else { throw .invalidItem("The item has no image address from this server.") }
+        try await authorize(id, viewer, .edit)
+        try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let served: ServedImage
         do {
             served = try await proxy.image(
@@ -45,9 +46,9 @@ extension GalleryService {
     )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
+        guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
         try await authorize(id, viewer, .edit)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
-        guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
         let data: Data
         do {
             data = try await fetcher.fetch(

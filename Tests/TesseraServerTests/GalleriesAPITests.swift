@@ -162,6 +162,13 @@ struct GalleriesAPITests {
             let staleAdd = try await Self.add(
                 client, gallery.id, json: try Self.itemJSON(item), headers: [.ifMatch: "1"])
             #expect(staleAdd.status == .preconditionFailed)
+            // A body that is wrong in itself is a 400 whatever the revision: an item without an image of ours.
+            var withoutImage = item
+            (withoutImage.thumbnail, withoutImage.preview, withoutImage.full) = (nil, nil, nil)
+            let imageless = try await Self.add(
+                client, gallery.id, json: try Self.itemJSON(withoutImage), headers: [.ifMatch: "1"])
+            #expect(imageless.status == .badRequest)
+            #expect(try imageless.apiError().code == "invalid_item")
             let now = try await Self.gallery(client, gallery.id)
             #expect(now.name == "Two" && now.revision == 2 && now.items == [])
             let bad = try await client.execute(
