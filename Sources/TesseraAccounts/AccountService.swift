@@ -118,9 +118,7 @@ public final class AccountService: Sendable {
         let hash = Secret.hash(secret)
         guard let (session, account) = try await run({ try await store.session(hash: hash) }) else { return nil }
         let moment = now()
-        if moment.timeIntervalSince(session.createdAt) > settings.sessionLifetime.seconds
-            || moment.timeIntervalSince(session.lastSeenAt) > settings.sessionIdle.seconds
-        {
+        guard isLive(session, at: moment) else {
             try await run { try await store.deleteSession(hash: hash) }
             return nil
         }
@@ -150,12 +148,16 @@ public final class AccountService: Sendable {
             guard let (session, account) = try await run({ try await store.session(hash: hash) }),
                 account.id == principal.account.id
             else { return false }
-            let moment = now()
-            return moment.timeIntervalSince(session.createdAt) <= settings.sessionLifetime.seconds
-                && moment.timeIntervalSince(session.lastSeenAt) <= settings.sessionIdle.seconds
+            return isLive(session, at: now())
         case .token(let id, _):
             return try await run { try await store.tokens(of: principal.account.id) }.contains { $0.id == id }
         }
+    }
+
+    /// Within both its absolute lifetime and its idle time: the one rule for whether a session still stands.
+    private func isLive(_ session: SessionRecord, at moment: Date) -> Bool {
+        moment.timeIntervalSince(session.createdAt) <= settings.sessionLifetime.seconds
+            && moment.timeIntervalSince(session.lastSeenAt) <= settings.sessionIdle.seconds
     }
 
     // MARK: - Hashing

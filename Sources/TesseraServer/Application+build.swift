@@ -98,9 +98,8 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     ).addRoutes(to: router)
     MediaController(proxy: environment.mediaProxy).addRoutes(to: router)
     GalleriesController(
-        galleries: environment.galleries, accounts: environment.configuration.auth == .accounts,
-        maxUploadBytes: environment.configuration.images.maxBytes, events: events,
-        sessions: environment.configuration.auth == .accounts ? environment.accounts : nil
+        galleries: environment.galleries, maxUploadBytes: environment.configuration.images.maxBytes, events: events,
+        accounts: environment.configuration.auth == .accounts ? environment.accounts : nil
     ).addRoutes(to: router)
     AccountsController(
         accounts: environment.accounts, mode: environment.configuration.auth,

@@ -8,15 +8,15 @@ import TesseraGalleries
 extension GalleriesController {
     func addMemberRoutes(to router: Router<Context>) {
         let galleries = galleries
-        let accounts = accounts
+        let accountsOn = accounts != nil
         router.get("/api/galleries/{id}/members") { _, context in
-            guard accounts else { throw AccountError.accountsOff }
+            guard accountsOn else { throw AccountError.accountsOff }
             let id = try Self.id(context)
             return JSONBody.response(
                 MembersBody(members: try await galleries.members(of: id, by: context.galleryViewer)))
         }
         router.post("/api/galleries/{id}/members") { request, context in
-            guard accounts else { throw AccountError.accountsOff }
+            guard accountsOn else { throw AccountError.accountsOff }
             let id = try Self.id(context)
             let body = try await Self.json(MemberBody.self, request)
             guard let role = GalleryRole(rawValue: body.role), role != .owner else {
@@ -28,7 +28,7 @@ extension GalleriesController {
             return JSONBody.response(MembersBody(members: members))
         }
         router.delete("/api/galleries/{id}/members/{name}") { _, context in
-            guard accounts else { throw AccountError.accountsOff }
+            guard accountsOn else { throw AccountError.accountsOff }
             let id = try Self.id(context)
             let text = context.parameters.get("name") ?? ""
             guard let name = try? AccountName(text) else { throw GalleryError.memberNotFound(text) }

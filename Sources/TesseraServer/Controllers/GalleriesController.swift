@@ -11,14 +11,13 @@ import TesseraGalleries
 /// Every answer about one gallery carries `ETag: "<revision>"`; mutations honour `If-Match`.
 struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestContext> {
     let galleries: GalleryService
-    /// `TESSERA_AUTH=accounts`: members can be managed (else their routes answer `accounts_off`).
-    var accounts = false
     /// Largest upload accepted (the image size cap), and a ceiling for JSON bodies.
     let maxUploadBytes: Int
     /// Heartbeats and backlog of the gallery event streams.
     var events = ServerSentEvents.Settings()
-    /// With accounts: an open event stream ends on the first heartbeat after its session or token has.
-    var sessions: AccountService? = nil
+    /// `TESSERA_AUTH=accounts` (else `nil`): members can be managed (else their routes answer `accounts_off`),
+    /// and an open event stream ends on the first heartbeat after its session or token has.
+    var accounts: AccountService? = nil
     static var maxJSONBytes: Int { 1 << 20 }
 
     func addRoutes(to router: Router<Context>) {
@@ -159,7 +158,7 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID, by: viewer)
-        let sessions = sessions
+        let accounts = accounts
         return ServerSentEvents.stream(self.events, connection: connection) { sink in
             sink.send(ByteBuffer(string: ": tessera gallery \(id)\n\n"))
             // A stream never ends by itself: it must not hold up a graceful shutdown.
@@ -173,7 +172,7 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                     sink.send(Self.event("gone", id: nil, EmptyBody()))
                 case .heartbeat:
                     // `ServerSentEvents.stream` sends its own comment; this one is for checks (access: above).
-                    if let sessions, let principal, try await !sessions.isCurrent(principal) { return }
+                    if let accounts, let principal, try await !accounts.isCurrent(principal) { return }
                 }
             }
         }

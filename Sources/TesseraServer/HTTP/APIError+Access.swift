@@ -24,20 +24,17 @@ extension APIError {
                 message:
                     "This Tessera needs its token: send Authorization: Bearer <TESSERA_TOKEN> or visit /login?token=<TESSERA_TOKEN>."
             )
-            headers[.wwwAuthenticate] = "Bearer"
         case .signInRequired:
             self.init(
                 status: .unauthorized, code: "sign_in_required",
                 message:
                     "Sign in first: POST /api/session, the page /login, or a personal access token as Authorization: Bearer."
             )
-            headers[.wwwAuthenticate] = "Bearer"
         case .invalidToken:
             self.init(
                 status: .unauthorized, code: "invalid_token",
                 message:
                     "This token is not valid (revoked, mistyped, or not a personal access token of this Tessera).")
-            headers[.wwwAuthenticate] = "Bearer"
         case .readOnlyToken:
             self.init(
                 status: .forbidden, code: "read_only_token",
@@ -49,5 +46,7 @@ extension APIError {
                     "This change did not come from Tessera's own pages (Sec-Fetch-Site, Origin or X-Tessera-Client), so nothing was changed; programs should send a token as Authorization: Bearer."
             )
         }
+        // Every 401 says how to authenticate (RFC 9110 §11.6.1).
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
     }
 }
