@@ -81,6 +81,26 @@ struct DropLinkTests {
         await origin.stop()
     }
 
+    @Test(.timeLimit(.minutes(2)), arguments: Engine.allCases)
+    func theOwnerSeesDroppedImagesArriveLive(engine: Engine) async throws {
+        try await engine.withEnvironment { database in
+            try await withAccounts(users: Links.users, extraEnvironment: database) { client, _ in
+                let ada = User(client: client, cookie: try await client.signIn("ada", "correct horse"))
+                let gallery = try await ada.create("Guest book")
+                let link = try await Links.create(ada, gallery.id, #"{"kind":"drop"}"#)
+                let stream = try await EventStream.open(
+                    port: try #require(client.port), gallery: gallery.id, cookie: ada.cookie)
+                #expect(try await stream.next(timeout: .seconds(30)).name == "snapshot")
+                let dropped = try await Visitor(client).upload(link.slug, Links.jpeg("live"), name: "hello.jpg")
+                try #require(dropped.status == .created, "\(dropped.text)")
+                let item = try dropped.json(Links.Dropped.self).item
+                let added = try await stream.next(timeout: .seconds(30))
+                #expect(added.name == "added" && added.data.contains(item.id.rawValue))
+                await stream.close()
+            }
+        }
+    }
+
     @Test func aViewLinkAddsNothingAndTheGuardedFetcherStillGuards() async throws {
         let origin = try await ImageOrigin.start()
         origin.serve("/private.jpg", Links.jpeg("private"), contentType: "image/jpeg")

@@ -105,6 +105,19 @@ struct LinkPasswordTests {
         }
     }
 
+    @Test func theUnlockCookieIsSecureBehindHTTPS() async throws {
+        try await withAccounts(users: Links.users, extraEnvironment: ["TESSERA_PUBLIC_URL": "https://photos.example"]) {
+            client, _ in
+            let ada = User(client: client, cookie: try await client.signIn("ada", "correct horse"))
+            let gallery = try await ada.create("Behind a proxy")
+            let link = try await Links.create(ada, gallery.id, #"{"kind":"view","password":"\#(Self.password)"}"#)
+            let unlocked = try await Visitor(client).call(
+                .post, "/api/shared/\(link.slug)/unlock", #"{"password":"\#(Self.password)"}"#)
+            #expect(unlocked.status == .noContent)
+            #expect(unlocked.headers[.setCookie]?.contains("Secure") == true)
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func anExpiredLinkIsGoneAndADeletedGallerysLinksAnswerNotFound(engine: Engine) async throws {
         let clock = TestClock()

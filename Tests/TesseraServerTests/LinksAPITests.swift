@@ -134,6 +134,46 @@ struct LinksAPITests {
         }
     }
 
+    @Test(arguments: Engine.allCases)
+    func aLinkReachesNoOtherGalleryNorItsImagesAndChangesNothing(engine: Engine) async throws {
+        try await engine.withEnvironment { database in
+            try await withAccounts(users: Links.users, extraEnvironment: database) { client, _ in
+                let ada = User(client: client, cookie: try await client.signIn("ada", "correct horse"))
+                let shared = try await ada.create("Shown")
+                let mine = try await ada.create("Not shown")
+                let item = try await Links.upload(ada, shared.id, Links.jpeg("shown"))
+                let hidden = try await Links.upload(ada, mine.id, Links.jpeg("hidden"))
+                let link = try await Links.create(ada, shared.id)
+                let visitor = Visitor(client)
+                let before = try await ada.call(.get, "/api/galleries/\(shared.id)").json(Gallery.self)
+
+                // The other gallery's stored copy, through this link's image route: as if it did not exist.
+                for url in [hidden.image.thumbnail.url, hidden.image.original.url] {
+                    let answer = try await visitor.get("/s/\(link.slug)" + url)
+                    #expect(try answer.status == .notFound && answer.apiError().code == "image_not_found", "\(url)")
+                }
+                #expect(try await visitor.get("/s/\(link.slug)" + item.image.thumbnail.url).status == .ok)
+                // Not a stored copy at all (a search result's address): refused too, nothing fetched.
+                let forged = "/s/\(link.slug)/img/thumb/AAAA/aHR0cHM6Ly9leGFtcGxlLm9yZy9hLmpwZw"
+                #expect(try await visitor.get(forged).status != .ok)
+                // The signed-in routes are closed to a visitor: every gallery route, both galleries, the images.
+                for id in [shared.id, mine.id] {
+                    for (method, uri, body) in GalleryOwnersAPITests.routes(id, item: item.id) {
+                        let answer = try await visitor.call(method, uri, body)
+                        #expect(answer.status == .unauthorized, "\(method) \(uri): \(answer.status)")
+                    }
+                }
+                for uri in [
+                    "/api/galleries", "/api/search?q=cat", hidden.image.thumbnail.url, item.image.thumbnail.url,
+                ] {
+                    #expect(try await visitor.get(uri).status == .unauthorized, "\(uri)")
+                }
+                let after = try await ada.call(.get, "/api/galleries/\(shared.id)").json(Gallery.self)
+                #expect(after.revision == before.revision && after.items?.map(\.id) == [item.id], "nothing changed")
+            }
+        }
+    }
+
     @Test func withoutAccountsThereAreNoLinks() async throws {
         try await withTessera(StandInSet().list) { client, _ in
             let created = try await client.execute(
