@@ -2,12 +2,12 @@ import Foundation
 import Synchronization
 import TesseraCore
 
-/// The perceptual hash of each thumbnail the proxy made, by the image's source: in memory, and on disk
-/// beside the thumbnail as an entry of its own in the disk cache (`phash|{source}`, sixteen hex digits),
-/// so it is read back without decoding anything, after a restart too.
+/// The perceptual hash of each thumbnail the proxy made, by the image's source: in memory, and on disk in
+/// the thumbnail's side file in the disk cache (sixteen hex digits; `DiskImageCache.writeSide`), so it is
+/// read back without decoding anything, after a restart too, and goes when the thumbnail goes.
 ///
-/// Keyed by source alone, not by encoding: the JPEG and the WebP thumbnail of one source hash a bit or two
-/// apart at most, and either one says what the picture looks like.
+/// Keyed in memory by source alone, not by encoding: the JPEG and the WebP thumbnail of one source hash a bit
+/// or two apart at most, and either one says what the picture looks like.
 final class ThumbnailHashes: Sendable {
     private let memory: Mutex<CostLRU<String, PerceptualHash>>
     private let disk: DiskImageCache?
@@ -18,25 +18,27 @@ final class ThumbnailHashes: Sendable {
         self.disk = disk
     }
 
-    static func diskKey(_ source: String) -> String {
-        "phash|\(source)"
-    }
-
-    /// The hash kept for `source`, from memory or else from disk (then kept in memory too).
-    func hash(of source: String) async -> PerceptualHash? {
+    /// The hash kept for `source`, from memory or else from the side file of one of its thumbnails (then
+    /// kept in memory too). `thumbnailKeys`: the disk cache keys its thumbnails have.
+    func hash(of source: String, thumbnailKeys: [String]) async -> PerceptualHash? {
         if let hit = memory.withLock({ $0.value(for: source) }) { return hit }
-        guard let disk, let data = await disk.read(Self.diskKey(source)),
-            let hash = PerceptualHash(hex: String(decoding: data, as: UTF8.self))
-        else { return nil }
-        remember(hash, for: source)
-        return hash
+        guard let disk else { return nil }
+        for key in thumbnailKeys {
+            guard let data = await disk.side(for: key),
+                let hash = PerceptualHash(hex: String(decoding: data, as: UTF8.self))
+            else { continue }
+            remember(hash, for: source)
+            return hash
+        }
+        return nil
     }
 
-    /// Keeps `hash` in memory at once; the disk write runs behind the caller.
-    func store(_ hash: PerceptualHash, for source: String) {
+    /// Keeps `hash` in memory at once; the side file of the thumbnail at `thumbnailKey` is written behind the
+    /// caller.
+    func store(_ hash: PerceptualHash, for source: String, thumbnailKey: String) {
         remember(hash, for: source)
         guard let disk else { return }
-        Task { await disk.write(Data(hash.description.utf8), for: Self.diskKey(source)) }
+        Task { await disk.writeSide(Data(hash.description.utf8), for: thumbnailKey) }
     }
 
     private func remember(_ hash: PerceptualHash, for source: String) {

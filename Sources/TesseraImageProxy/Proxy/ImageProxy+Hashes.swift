@@ -7,7 +7,12 @@ extension ImageProxy {
     /// it, before signing), while it is kept in memory or in the disk cache; `nil` otherwise. Never fetches
     /// or decodes anything.
     public func thumbnailHash(source: String) async -> PerceptualHash? {
-        await hashes.hash(of: source)
+        await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source))
+    }
+
+    /// The disk cache keys of `source`'s thumbnails: JPEG or WebP, and JPEG only.
+    static func thumbnailKeys(_ source: String) -> [String] {
+        [webPMode, "j"].map { cacheKey(.thumb, mode: $0, reference: source) }
     }
 
     /// The perceptual hash of an item's thumbnail, if one was made and is kept: its `thumbnail` URL either
@@ -24,10 +29,10 @@ extension ImageProxy {
 
     /// Hashes a thumbnail just made (or read from disk without a hash beside it) and keeps the hash. A
     /// thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
-    func recordHash(ofThumbnail data: Data, source: String) async {
-        guard await hashes.hash(of: source) == nil else { return }
+    func recordHash(ofThumbnail data: Data, source: String, key: String) async {
+        guard await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source)) == nil else { return }
         do {
-            hashes.store(try await processor.perceptualHash(of: data), for: source)
+            hashes.store(try await processor.perceptualHash(of: data), for: source, thumbnailKey: key)
         } catch {
             logger.debug("thumbnail not hashed", metadata: ["source": "\(source)", "error": "\(error)"])
         }

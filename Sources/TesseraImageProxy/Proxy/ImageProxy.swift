@@ -129,7 +129,7 @@ public final class ImageProxy: Sendable {
         if let disk {
             if let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
                 metrics.disk.hits.increment()
-                if variant == .thumb { await recordHash(ofThumbnail: data, source: reference) }
+                if variant == .thumb { await recordHash(ofThumbnail: data, source: reference, key: key) }
                 return ServedImage(body: ByteBuffer(bytes: data), contentType: format.mimeType, etag: etag)
             }
             metrics.disk.misses.increment()
@@ -168,7 +168,7 @@ public final class ImageProxy: Sendable {
             throw .imaging(error)
         }
         // Before answering, so whoever waited for this thumbnail can read its hash next.
-        if variant == .thumb { await recordHash(ofThumbnail: output, source: reference) }
+        if variant == .thumb { await recordHash(ofThumbnail: output, source: reference, key: key) }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
             let bytes = metrics.disk.bytes
