@@ -75,6 +75,46 @@ static inline int tessera_webpsave_buffer(VipsImage *in, void **buf, size_t *len
     return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
 }
 
+/* MARK: - Perceptual hashes */
+
+/* `buf` decoded straight to width×height grey pixels for a perceptual hash: shrink-on-load, the aspect ratio
+   not kept (a hash compares layouts, not shapes), EXIF orientation applied, transparency flattened onto white,
+   16-bit samples shifted to 8. Copies exactly width×height bytes to `pixels`. */
+static inline int tessera_grey_pixels_buffer(const void *buf, size_t len, int width, int height,
+    unsigned char *pixels) {
+    VipsImage *thumb = NULL, *flat = NULL, *grey = NULL, *cast = NULL, *band = NULL;
+    void *memory = NULL;
+    size_t size = 0;
+    int result = -1;
+    if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_FORCE,
+            "option_string", TESSERA_LOAD_OPTIONS, NULL))
+        goto done;
+    if (vips_image_hasalpha(thumb)) {
+        int deep = thumb->Type == VIPS_INTERPRETATION_RGB16 || thumb->Type == VIPS_INTERPRETATION_GREY16;
+        VipsArrayDouble *white = vips_array_double_newv(1, deep ? 65535.0 : 255.0);
+        int failed = vips_flatten(thumb, &flat, "background", white, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        if (failed) goto done;
+    } else {
+        flat = thumb;
+        g_object_ref(flat);
+    }
+    if (vips_colourspace(flat, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
+    if (vips_cast(grey, &cast, VIPS_FORMAT_UCHAR, "shift", grey->BandFmt == VIPS_FORMAT_USHORT, NULL)) goto done;
+    if (vips_extract_band(cast, &band, 0, NULL)) goto done;
+    if (!(memory = vips_image_write_to_memory(band, &size))) goto done;
+    if (size != (size_t)width * (size_t)height) {
+        vips_error("tessera", "a %dx%d grey image is %zu bytes", width, height, size);
+        goto done;
+    }
+    memcpy(pixels, memory, size);
+    result = 0;
+done:
+    g_free(memory);
+    VIPS_UNREF(thumb); VIPS_UNREF(flat); VIPS_UNREF(grey); VIPS_UNREF(cast); VIPS_UNREF(band);
+    return result;
+}
+
 /* MARK: - Test fixtures: images made at test time */
 
 /* width×height sRGB: a diagonal gradient with noise, so it compresses like a photo. */
@@ -169,6 +209,58 @@ static inline int tessera_fixture_fill(VipsImage *in, VipsImage **out, int width
 /* Writes `in` to `path` as a JPEG of quality 85, like a camera would (benchmark input). */
 static inline int tessera_fixture_jpegsave_file(VipsImage *in, const char *path) {
     return vips_jpegsave(in, path, "Q", 85, NULL);
+}
+
+/* MARK: - Test fixtures: the copies a photo gets on the web (perceptual hash measurements) */
+
+/* `in` scaled by `scale` (both ways), with libvips' default kernel. */
+static inline VipsImage *tessera_fixture_resize(VipsImage *in, double scale) {
+    VipsImage *out = NULL;
+    return vips_resize(in, &out, scale, NULL) ? NULL : out;
+}
+
+/* The area left, top, width×height of `in`. */
+static inline VipsImage *tessera_fixture_crop(VipsImage *in, int left, int top, int width, int height) {
+    VipsImage *out = NULL;
+    return vips_extract_area(in, &out, left, top, width, height, NULL) ? NULL : out;
+}
+
+/* `in` mirrored left to right. */
+static inline VipsImage *tessera_fixture_mirror(VipsImage *in) {
+    VipsImage *out = NULL;
+    return vips_flip(in, &out, VIPS_DIRECTION_HORIZONTAL, NULL) ? NULL : out;
+}
+
+/* Every band times `gain` plus `offset`, back to 8 bits (brightness and contrast). */
+static inline VipsImage *tessera_fixture_levels(VipsImage *in, double gain, double offset) {
+    VipsImage *lit = NULL, *out = NULL;
+    if (vips_linear1(in, &lit, gain, offset, NULL)) return NULL;
+    if (vips_cast(lit, &out, VIPS_FORMAT_UCHAR, NULL)) out = NULL;
+    g_object_unref(lit);
+    return out;
+}
+
+/* Saturation times `factor` (chroma in LCh), back to 8-bit sRGB. */
+static inline VipsImage *tessera_fixture_saturate(VipsImage *in, double factor) {
+    VipsImage *lch = NULL, *scaled = NULL, *srgb = NULL, *out = NULL;
+    double gains[3] = {1.0, factor, 1.0}, zero[3] = {0.0, 0.0, 0.0};
+    if (vips_colourspace(in, &lch, VIPS_INTERPRETATION_LCH, NULL)) goto done;
+    if (vips_linear(lch, &scaled, gains, zero, 3, NULL)) goto done;
+    if (vips_colourspace(scaled, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    if (vips_cast(srgb, &out, VIPS_FORMAT_UCHAR, NULL)) out = NULL;
+done:
+    VIPS_UNREF(lch); VIPS_UNREF(scaled); VIPS_UNREF(srgb);
+    return out;
+}
+
+/* Saved as a JPEG of quality `quality`, as sites recompress uploads. */
+static inline int tessera_fixture_jpegsave_quality(VipsImage *in, void **buf, size_t *len, int quality) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", quality, NULL);
+}
+
+/* Saved as a lossy WebP of quality `quality`. */
+static inline int tessera_fixture_webpsave_quality(VipsImage *in, void **buf, size_t *len, int quality) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, NULL);
 }
 
 #endif

@@ -13,7 +13,8 @@ struct Bench: AsyncParsableCommand {
         commandName: "tessera-bench", abstract: "Tessera's benchmarks.",
         subcommands: [
             SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self, GalleryBench.self,
-            AbuseBench.self, BcryptBench.self, ClusterBench.self, StandInsCommand.self,
+            AbuseBench.self, BcryptBench.self, ClusterBench.self, HashBench.self, GroupingBench.self,
+            StandInsCommand.self,
         ],
         defaultSubcommand: SearchOverhead.self)
 }

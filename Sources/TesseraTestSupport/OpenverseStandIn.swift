@@ -12,9 +12,14 @@ public struct OpenverseStandIn: StandInProvider {
     /// Whether a throttled answer carries `Retry-After` (DRF sends it; a proxy may strip it, leaving
     /// only the wait in the message).
     public let sendsRetryAfterHeader: Bool
+    /// Every n-th record (`number % n == 1`) is a Wikimedia Commons photo rather than a Flickr one, with
+    /// Commons' landing page (`?curid={page id}`, the record's number, as the Wikimedia stand-in's page id).
+    /// `nil`: every record is from Flickr, whose photo id is the record's number as in the Flickr stand-in.
+    public let commonsEvery: Int?
 
-    public init(sendsRetryAfterHeader: Bool = true) {
+    public init(sendsRetryAfterHeader: Bool = true, commonsEvery: Int? = nil) {
         self.sendsRetryAfterHeader = sendsRetryAfterHeader
+        self.commonsEvery = commonsEvery.map { max(2, $0) }
     }
 
     public func environment(origin: String) -> [String: String] {
@@ -158,22 +163,30 @@ public struct OpenverseStandIn: StandInProvider {
         let api = "\(origin)/openverse/v1/images/\(id)/"
         let slug = record.creator.replacingOccurrences(of: " ", with: "_")
         let title = sparse ? "This work" : "\"\(record.title)\""
+        let commons = commonsEvery.map { record.number % $0 == 1 } ?? false
         var tags: [[String: Any]] = record.tags.map {
-            ["name": $0, "accuracy": NSNull(), "unstable__provider": "flickr"]
+            ["name": $0, "accuracy": NSNull(), "unstable__provider": commons ? "wikimedia" : "flickr"]
         }
         if let first = record.tags.first {
             tags.append(["name": first, "accuracy": 0.93, "unstable__provider": "clarifai"])
         }
+        let provider = commons ? "wikimedia" : "flickr"
+        let landing =
+            commons
+            ? "https://commons.wikimedia.org/w/index.php?curid=\(record.number)"
+            : "https://www.flickr.com/photos/\(slug)/\(record.number)"
+        let creatorPage =
+            commons ? "https://commons.wikimedia.org/wiki/User:\(slug)" : "https://www.flickr.com/photos/\(slug)"
         return [
             "id": id,
             "title": sparse ? NSNull() : record.title,
             "indexed_on": "2023-04-1\(record.number % 10)T08:15:00Z",
-            "foreign_landing_url": "https://www.flickr.com/photos/\(slug)/\(record.number)",
+            "foreign_landing_url": landing,
             "url": "\(origin)/openverse/cdn/\(id).jpg",
             "creator": record.creator,
-            "creator_url": sparse ? NSNull() : "https://www.flickr.com/photos/\(slug)",
+            "creator_url": sparse ? NSNull() : creatorPage,
             "license": code, "license_version": version, "license_url": deed,
-            "provider": "flickr", "source": "flickr", "category": sparse ? NSNull() : "photograph",
+            "provider": provider, "source": provider, "category": sparse ? NSNull() : "photograph",
             "filesize": sparse ? NSNull() : record.width * record.height / 4, "filetype": "jpg",
             "tags": tags,
             "attribution": "\(title) by \(record.creator) "

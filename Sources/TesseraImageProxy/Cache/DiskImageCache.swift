@@ -38,6 +38,7 @@ public final class DiskImageCache: Sendable {
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true)
         var found: [(name: String, size: Int, modified: Date)] = []
+        var sideFiles: [(name: String, file: URL)] = []
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         for folder in try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) {
             guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { continue }
@@ -45,6 +46,10 @@ public final class DiskImageCache: Sendable {
                 let file = folder.appendingPathComponent(name)
                 if name.hasPrefix(Self.temporaryPrefix) {
                     try? manager.removeItem(at: file)
+                    continue
+                }
+                if name.hasSuffix(Self.sideSuffix) {
+                    sideFiles.append((String(name.dropLast(Self.sideSuffix.count)), file))
                     continue
                 }
                 guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
@@ -57,9 +62,11 @@ public final class DiskImageCache: Sendable {
         for file in found.sorted(by: { $0.modified < $1.modified }) {
             evicted += lru.insert(file.modified, for: file.name, cost: file.size).map(\.key)
         }
-        files = Mutex(lru)
         // A smaller cap than last time: trim now.
-        for name in evicted { try? manager.removeItem(at: Self.path(for: name, in: directory)) }
+        for name in evicted { Self.remove(name, in: directory) }
+        // A side file whose entry went while it was being written.
+        for side in sideFiles where lru.peek(side.name) == nil { try? manager.removeItem(at: side.file) }
+        files = Mutex(lru)
     }
 
     /// The bytes stored for `key`, or `nil`.
@@ -97,8 +104,39 @@ public final class DiskImageCache: Sendable {
         guard !evicted.isEmpty else { return }
         let directory = directory
         _ = await pool.run {
-            for name in evicted { try? FileManager.default.removeItem(at: Self.path(for: name, in: directory)) }
+            for name in evicted { Self.remove(name, in: directory) }
         }
+    }
+
+    // MARK: - Side files
+
+    /// A few bytes kept beside the entry for `key` (a thumbnail's perceptual hash): not counted in the cap,
+    /// deleted with the entry, and left out of `count` and `totalBytes`. `nil` when there is none.
+    public func side(for key: String) async -> Data? {
+        let url = Self.sidePath(for: Self.name(for: key), in: directory)
+        return try? await pool.run { try Data(contentsOf: url) }
+    }
+
+    /// Writes the side file of `key` (replacing it); the entry itself may be written before or after.
+    public func writeSide(_ data: Data, for key: String) async {
+        let url = Self.sidePath(for: Self.name(for: key), in: directory)
+        do {
+            _ = try await pool.run { try AtomicFile.write(data, to: url) }
+        } catch {
+            logger.warning("image cache side write failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    static let sideSuffix = ".side"
+
+    static func sidePath(for name: String, in directory: URL) -> URL {
+        path(for: name, in: directory).appendingPathExtension(String(sideSuffix.dropFirst()))
+    }
+
+    /// Deletes an entry's file and its side file.
+    private static func remove(_ name: String, in directory: URL) {
+        try? FileManager.default.removeItem(at: path(for: name, in: directory))
+        try? FileManager.default.removeItem(at: sidePath(for: name, in: directory))
     }
 
     /// Bytes held now (never above the cap once a write has finished).

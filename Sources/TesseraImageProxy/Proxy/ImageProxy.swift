@@ -18,14 +18,16 @@ import TesseraImageProcessing
 public final class ImageProxy: Sendable {
     private let signer: ImageURLSigner
     private let fetcher: ImageFetcher
-    private let processor: ImageProcessor
+    let processor: ImageProcessor
     private let memory: MemoryImageCache
     private let disk: DiskImageCache?
+    /// The perceptual hash of each thumbnail made, kept beside it (`ImageProxy+Hashes`).
+    let hashes: ThumbnailHashes
     /// Where library photos and stored copies are on this machine, and whether they may be served.
     private let files: any LocalImageFiles
     /// Looking files up and reading originals blocks: never on Swift's cooperative threads.
     private let fileWork = BlockingPool(size: 4, name: "image-files")
-    private let logger: Logger
+    let logger: Logger
     private let renders = Coalescer<ServedImage>()
     private let fetches = Coalescer<Data>()
     private let metrics: ImageProxyMetrics
@@ -41,6 +43,7 @@ public final class ImageProxy: Sendable {
         self.processor = processor
         self.memory = memory
         self.disk = disk
+        self.hashes = ThumbnailHashes(disk: disk)
         self.files = files
         self.logger = logger
         self.metrics = ImageProxyMetrics(factory: metrics)
@@ -126,6 +129,7 @@ public final class ImageProxy: Sendable {
         if let disk {
             if let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
                 metrics.disk.hits.increment()
+                if variant == .thumb { await recordHash(ofThumbnail: data, source: reference, key: key) }
                 return ServedImage(body: ByteBuffer(bytes: data), contentType: format.mimeType, etag: etag)
             }
             metrics.disk.misses.increment()
@@ -163,6 +167,8 @@ public final class ImageProxy: Sendable {
         } catch {
             throw .imaging(error)
         }
+        // Before answering, so whoever waited for this thumbnail can read its hash next.
+        if variant == .thumb { await recordHash(ofThumbnail: output, source: reference, key: key) }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
             let bytes = metrics.disk.bytes
@@ -264,7 +270,7 @@ public final class ImageProxy: Sendable {
         return variant
     }
 
-    private func verified(_ variant: ImageVariant, _ signature: String, _ encodedURL: String) throws(ImageProxyError)
+    func verified(_ variant: ImageVariant, _ signature: String, _ encodedURL: String) throws(ImageProxyError)
         -> String
     {
         guard let reference = signer.verify(variant: variant, signature: signature, encodedURL: encodedURL) else {

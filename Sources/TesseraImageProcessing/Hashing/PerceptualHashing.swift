@@ -1,0 +1,97 @@
+import CVips
+import Foundation
+import TesseraCore
+
+/// Perceptual hashes made with libvips: the image is decoded straight to a few grey pixels (shrink-on-load),
+/// and the hash is read from them. Two methods, both 64 bits; `chosen` is the one Tessera uses, picked by
+/// the measurement in docs/filters.md ("One picture, shown once").
+public enum PerceptualHashing {
+    public enum Method: String, Sendable, CaseIterable {
+        /// Difference hash: 9×8 grey pixels, one bit per pair of neighbours in a row (brighter on the right?).
+        case dHash
+        /// DCT hash: 32×32 grey pixels, their 8×8 lowest frequencies, one bit each (above their median?).
+        case pHash
+    }
+
+    /// The method Tessera hashes thumbnails with.
+    public static let chosen = Method.pHash
+
+    /// The hash of an encoded image (JPEG, PNG, GIF, WebP, AVIF, HEIC). Blocking: libvips decodes on the
+    /// calling thread, so call it from an imaging pool (`ImageProcessor.perceptualHash(of:)` does).
+    /// Unlike the processor, this checks no pixel cap: give it thumbnails, not untrusted originals.
+    public static func hash(of data: Data, method: Method = chosen) throws(ImagingError) -> PerceptualHash {
+        try Vips.ensureStarted()
+        let (width, height) = method == .dHash ? (9, 8) : (32, 32)
+        let pixels = try withBytes(of: data) { bytes throws(ImagingError) -> [UInt8] in
+            var pixels = [UInt8](repeating: 0, count: width * height)
+            let status = pixels.withUnsafeMutableBufferPointer {
+                tessera_grey_pixels_buffer(bytes.baseAddress, bytes.count, Int32(width), Int32(height), $0.baseAddress)
+            }
+            guard status == 0 else { throw .unreadable(Vips.takeError()) }
+            return pixels
+        }
+        return PerceptualHash(bits: method == .dHash ? dHash(pixels) : pHash(pixels))
+    }
+
+    // MARK: - From grey pixels
+
+    /// 9×8 pixels, row by row: bit `8 × row + column` says the pixel right of it is brighter.
+    static func dHash(_ pixels: [UInt8]) -> UInt64 {
+        precondition(pixels.count == 72)
+        var bits: UInt64 = 0
+        for row in 0..<8 {
+            for column in 0..<8 where pixels[row * 9 + column + 1] > pixels[row * 9 + column] {
+                bits |= 1 << UInt64(row * 8 + column)
+            }
+        }
+        return bits
+    }
+
+    /// 32×32 pixels, row by row: the 2-D DCT-II's 8×8 lowest frequencies, bit `8 × v + u` set when that
+    /// coefficient is above the 64's median (as the usual pHash does, DC included).
+    static func pHash(_ pixels: [UInt8]) -> UInt64 {
+        precondition(pixels.count == 1024)
+        // Rows first: 32 rows × 8 frequencies; then the 8 columns of that, 8 frequencies each.
+        var rows = [Double](repeating: 0, count: 32 * 8)
+        for y in 0..<32 {
+            for u in 0..<8 {
+                var sum = 0.0
+                for x in 0..<32 { sum += Double(pixels[y * 32 + x]) * cosines[u * 32 + x] }
+                rows[y * 8 + u] = sum
+            }
+        }
+        var low = [Double](repeating: 0, count: 64)
+        for v in 0..<8 {
+            for u in 0..<8 {
+                var sum = 0.0
+                for y in 0..<32 { sum += rows[y * 8 + u] * cosines[v * 32 + y] }
+                // Rounded, so the float noise of a coefficient that is really zero (a flat image) sets no bit.
+                low[v * 8 + u] = (sum * 1_000).rounded()
+            }
+        }
+        let sorted = low.sorted()
+        let median = (sorted[31] + sorted[32]) / 2
+        var bits: UInt64 = 0
+        for index in 0..<64 where low[index] > median { bits |= 1 << UInt64(index) }
+        return bits
+    }
+
+    /// cos((2x + 1)uπ / 64) for the 8 lowest frequencies u over 32 samples x.
+    private static let cosines: [Double] = (0..<8).flatMap { u in
+        (0..<32).map { x in cos(Double((2 * x + 1) * u) * Double.pi / 64) }
+    }
+}
+
+extension ImageProcessor {
+    /// The perceptual hash (`PerceptualHashing.chosen`) of an encoded image, on the processor's threads.
+    /// The header is checked first as for a thumbnail: junk and images over the pixel cap are refused.
+    public func perceptualHash(of data: Data) async throws(ImagingError) -> PerceptualHash {
+        let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
+        return try await pool.runImaging { [self] () throws(ImagingError) in
+            _ = try withBytes(of: data) { bytes throws(ImagingError) in
+                try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
+            }
+            return try PerceptualHashing.hash(of: data)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TesseraCore
+import TesseraImageProcessing
+
+extension ImageProxy {
+    /// The perceptual hash of the thumbnail this proxy made of `source` (an image address as its service gave
+    /// it, before signing), while it is kept in memory or in the disk cache; `nil` otherwise. Never fetches
+    /// or decodes anything.
+    public func thumbnailHash(source: String) async -> PerceptualHash? {
+        await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source))
+    }
+
+    /// The disk cache keys of `source`'s thumbnails: JPEG or WebP, and JPEG only.
+    static func thumbnailKeys(_ source: String) -> [String] {
+        [webPMode, "j"].map { cacheKey(.thumb, mode: $0, reference: source) }
+    }
+
+    /// The perceptual hash of an item's thumbnail, if one was made and is kept: its `thumbnail` URL either
+    /// signed (`/img/thumb/...`, checked like a request; a bad signature or another variant is `nil`) or as
+    /// its service gave it.
+    public func thumbnailHash(for item: Item) async -> PerceptualHash? {
+        guard let url = item.thumbnail?.url else { return nil }
+        guard let signed = SignedImagePath(url) else { return await thumbnailHash(source: url) }
+        guard signed.variant == ImageVariant.thumb.rawValue,
+            let source = try? verified(.thumb, signed.signature, signed.encodedSource)
+        else { return nil }
+        return await thumbnailHash(source: source)
+    }
+
+    /// Hashes a thumbnail just made (or read from disk without a hash beside it) and keeps the hash. A
+    /// thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
+    func recordHash(ofThumbnail data: Data, source: String, key: String) async {
+        guard await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source)) == nil else { return }
+        do {
+            hashes.store(try await processor.perceptualHash(of: data), for: source, thumbnailKey: key)
+        } catch {
+            logger.debug("thumbnail not hashed", metadata: ["source": "\(source)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import TesseraCore
+import Testing
+
+@testable import TesseraImageProxy
+
+@Suite("Thumbnail hashes kept beside the cached thumbnails")
+struct ThumbnailHashesTests {
+    private let source = "https://cdn.example/photo.jpg"
+    private let key = "thumb|j|https://cdn.example/photo.jpg"
+    private let hash = PerceptualHash(bits: 0x0123_4567_89ab_cdef)
+
+    private func folder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tessera-hashes-\(UUID())")
+    }
+
+    /// Waits (boundedly) for a side file written behind `store` to land.
+    private func side(_ disk: DiskImageCache, _ key: String) async throws -> Data? {
+        for _ in 0..<400 {
+            if let data = await disk.side(for: key) { return data }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    @Test func aHashIsReadBackFromDiskAfterARestart() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try await DiskImageCache.open(directory: folder, capacityBytes: 10_000)
+        await disk.write(Data(repeating: 7, count: 500), for: key)
+        let first = ThumbnailHashes(disk: disk)
+        #expect(await first.hash(of: source, thumbnailKeys: [key]) == nil)
+        first.store(hash, for: source, thumbnailKey: key)
+        #expect(await first.hash(of: source, thumbnailKeys: []) == hash, "known at once, before the disk write ends")
+        let stored = try #require(try await side(disk, key))
+        #expect(String(decoding: stored, as: UTF8.self) == "0123456789abcdef", "sixteen hex digits, no image")
+        #expect(disk.count == 1 && disk.totalBytes == 500, "a side file is not an entry and costs nothing")
+
+        // A new process: only the disk cache's files carry the hash over.
+        let reopened = try await DiskImageCache.open(directory: folder, capacityBytes: 10_000)
+        #expect(reopened.count == 1 && reopened.totalBytes == 500)
+        #expect(await ThumbnailHashes(disk: reopened).hash(of: source, thumbnailKeys: ["other", key]) == hash)
+        #expect(
+            await ThumbnailHashes(disk: reopened).hash(of: "https://cdn.example/other.jpg", thumbnailKeys: []) == nil)
+    }
+
+    @Test func aSideFileGoesWithItsEntry() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try await DiskImageCache.open(directory: folder, capacityBytes: 1_000)
+        await disk.write(Data(repeating: 1, count: 600), for: key)
+        ThumbnailHashes(disk: disk).store(hash, for: source, thumbnailKey: key)
+        #expect(try await side(disk, key) != nil)
+        await disk.write(Data(repeating: 2, count: 600), for: "thumb|j|next")
+        #expect(await disk.read(key) == nil, "evicted: over the cap")
+        #expect(await disk.side(for: key) == nil, "and its hash with it")
+
+        // A side file without its entry (the entry went while the side file was written) goes at start.
+        await disk.writeSide(Data("00000000000000ff".utf8), for: "thumb|j|gone")
+        #expect(await disk.side(for: "thumb|j|gone") != nil)
+        let reopened = try await DiskImageCache.open(directory: folder, capacityBytes: 1_000)
+        #expect(await reopened.side(for: "thumb|j|gone") == nil)
+        #expect(reopened.count == 1)
+    }
+
+    @Test func withoutADiskCacheHashesStayInMemory() async {
+        let hashes = ThumbnailHashes(disk: nil, capacity: 2)
+        for number in 0..<3 {
+            hashes.store(PerceptualHash(bits: UInt64(number)), for: "s\(number)", thumbnailKey: "k\(number)")
+        }
+        #expect(
+            await hashes.hash(of: "s0", thumbnailKeys: ["k0"]) == nil, "the oldest went to stay within the capacity")
+        #expect(await hashes.hash(of: "s2", thumbnailKeys: []) == PerceptualHash(bits: 2))
+    }
+}
