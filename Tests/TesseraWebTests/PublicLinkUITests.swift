@@ -50,7 +50,9 @@ struct PublicLinkUITests {
                     try await owner.findAll("#links-list .link-row[data-kind=view]").count == 1
                 }
                 let facts = try await owner.text(of: "#links-list .link-row .link-facts")
-                #expect(facts.contains("Not opened yet") && facts.contains("No password") && facts.contains("Never expires"))
+                #expect(
+                    facts.contains("Not opened yet") && facts.contains("No password") && facts.contains("Never expires")
+                )
                 #expect(try await !owner.overflowsSideways(), "the dialog fits at \(width)×\(height)")
                 try await owner.waitFor("#links-list .link-row [data-action=copy]").click()
                 try await owner.waitForToast({ $0 == "Link copied" }, "copied")
@@ -72,7 +74,8 @@ struct PublicLinkUITests {
                 // Nothing to search, edit or reach beyond this gallery.
                 for selector in [
                     "#q", "input[type=search]", "#search-form", ".tile-menu", "#gallery-upload", "#gallery-share",
-                    "[data-action=add-to-gallery]", "a[href^='/galleries']", "a[href^='/search']", "#drop-area:not([hidden])",
+                    "[data-action=add-to-gallery]", "a[href^='/galleries']", "a[href^='/search']",
+                    "#drop-area:not([hidden])",
                 ] {
                     #expect(try await visitor.find(selector) == nil, "no \(selector)")
                 }
@@ -206,7 +209,8 @@ struct PublicLinkUITests {
                         try await visitor.dropRows().first?[1] == "failed"
                     }
                     let refusal = try await visitor.dropRows().first?[2] ?? ""
-                    #expect(refusal.contains("Too many images for now") && refusal.contains("Try again in"), "\(refusal)")
+                    #expect(
+                        refusal.contains("Too many images for now") && refusal.contains("Try again in"), "\(refusal)")
                     #expect(try await !visitor.overflowsSideways())
                     #expect(try await visitor.find("#public-grid .tile") == nil, "still nothing of the owner's")
                     try await visitor.expectNoConsoleErrors(exceptStatus: [429])
