@@ -82,11 +82,12 @@ struct PublicLinkUITests {
                 #expect(try await !visitor.overflowsSideways(), "\(width)×\(height)")
                 let credits = try await visitor.waitFor("#public-credits")
                 #expect(try await credits.rect.height >= 44, "a finger's target")
-                // Every image is a stored copy the server signed for the gallery.
+                // Every image is a stored copy, under the link's own image route.
+                let page = try #require(URL(string: copied.0)).path
                 let sources = try await visitor.execute(
                     "return [...document.querySelectorAll('#public-grid img')].map(i => new URL(i.src).pathname)",
                     as: [String].self)
-                #expect(sources.allSatisfy { $0.hasPrefix("/img/") }, "\(sources)")
+                #expect(sources.count == 3 && sources.allSatisfy { $0.hasPrefix(page + "/img/") }, "\(sources)")
 
                 // The detail view: the second item, its licence in words and its credit.
                 try await visitor.waitFor("#public-grid .tile:nth-child(2) a").click()

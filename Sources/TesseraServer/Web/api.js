@@ -201,9 +201,11 @@ export const galleryExportURL = (id) => `${galleryPath(id)}/export`;
 export const galleryCredits = (id, signal) => getJSON(`${galleryPath(id)}/credits`, signal);
 
 /** The credits as one document: `text` or `markdown` (what the export's CREDITS.txt holds, or Markdown). */
-export async function galleryCreditsDocument(id, format, signal) {
-    const response = await reach(`${galleryPath(id)}/credits?format=${encodeURIComponent(format)}`,
-        { signal, headers: { 'x-tessera-client': 'web' } });
+export const galleryCreditsDocument = (id, format, signal) =>
+    textDocument(`${galleryPath(id)}/credits?format=${encodeURIComponent(format)}`, signal);
+
+async function textDocument(url, signal) {
+    const response = await reach(url, { signal, headers: { 'x-tessera-client': 'web' } });
     if (!response.ok) throw refusal(response, await response.json().catch(() => null), 'The server');
     try {
         return await response.text();
@@ -273,6 +275,8 @@ export const shared = (slug, signal) => getJSON(sharedPath(slug), signal);
 /** Sends a link's password; the server answers with a short-lived cookie that opens the link. */
 export const unlockShared = (slug, password) => send('POST', `${sharedPath(slug)}/unlock`, { json: { password } });
 export const sharedCredits = (slug, signal) => getJSON(`${sharedPath(slug)}/credits`, signal);
+export const sharedCreditsDocument = (slug, format, signal) =>
+    textDocument(`${sharedPath(slug)}/credits?format=${encodeURIComponent(format)}`, signal);
 
 /**
  * Adds `{url}` or `{file}` through a drop link; answers `{item}`. A file goes by XMLHttpRequest, the one way

@@ -150,17 +150,10 @@ async function showCredits() {
     await creditsSheet.open(slug);
 }
 
-/** The credits through the link; the copied documents are made here from the items' own lines. */
+/** The credits through the link, as the gallery's own Credits sheet shows them. */
 const sharedCredits = {
     credits: (id) => api.sharedCredits(id),
-    async document(id, format) {
-        const credits = await api.sharedCredits(id);
-        const name = shared?.gallery.name ?? 'this gallery';
-        const lines = credits.items.map((item, index) =>
-            (format === 'markdown' ? `${index + 1}. ${item.markdown ?? item.text}` : `${index + 1}. ${item.text}`));
-        const heading = format === 'markdown' ? `# Credits for “${name}”` : `Credits for “${name}”`;
-        return [heading, '', ...lines, ''].join('\n');
-    },
+    document: (id, format) => api.sharedCreditsDocument(id, format),
 };
 
 $('#unlock-form').addEventListener('submit', unlock);

@@ -160,7 +160,10 @@ export class DropArea {
             done(galleryItem) {
                 const thumbnail = galleryItem?.image?.thumbnail?.url;
                 if (!preview && thumbnail) {
-                    picture.replaceWith(h('img', { src: thumbnail, alt: '', width: 56, height: 56 }));
+                    // A link that hides the gallery may not show the copy either: then the square stays empty.
+                    const image = h('img', { src: thumbnail, alt: '', width: 56, height: 56 });
+                    image.addEventListener('error', () => image.remove(), { once: true });
+                    picture.replaceWith(image);
                 }
                 settle('added', 'Added to the gallery');
             },
