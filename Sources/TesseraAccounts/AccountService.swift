@@ -10,7 +10,8 @@ import TesseraCore
 public final class AccountService: Sendable {
     public let store: any AccountStoring
     public let settings: AccountSettings
-    let now: @Sendable () -> Date
+    /// The clock sessions, links and the back-off go by (tests move it instead of waiting).
+    public let now: @Sendable () -> Date
     let hashing: BlockingPool
     /// A hash of a password nobody has, checked when the name is unknown so that both answers take as long.
     private let dummyHash = Mutex<String?>(nil)

@@ -10,10 +10,27 @@ extension GalleryService {
     func authorize(_ id: GalleryID, _ viewer: GalleryViewer, _ need: GalleryRole.Need) async throws(GalleryError)
         -> GalleryAccess?
     {
+        if case .link(let grant) = viewer {
+            try await authorize(id, grant, need)
+            return nil
+        }
         guard case .account(let account) = viewer else { return nil }
         guard let access = try await store.access(of: account, to: id) else { throw .galleryNotFound(id.rawValue) }
         guard access.role.grants >= need else { throw access.role == .viewer ? .readOnly : .ownerOnly }
         return access
+    }
+
+    /// A link: its own gallery only, while that is not in Recently deleted (else, like any other gallery, not
+    /// found); reading when it shows items, adding when it is a drop link, nothing more.
+    private func authorize(_ id: GalleryID, _ grant: LinkGrant, _ need: GalleryRole.Need) async throws(GalleryError) {
+        guard grant.gallery == id, try await !store.state(of: id).deleted else { throw .galleryNotFound(id.rawValue) }
+        let allowed =
+            switch need {
+            case .read: grant.kind == .view || grant.showItems
+            case .add: grant.kind == .drop
+            case .edit, .own: false
+            }
+        guard allowed else { throw .readOnly }
     }
 
     /// `gallery` with the asker's `owner` and `role`, with accounts.
@@ -54,8 +71,17 @@ extension GalleryService {
     /// Whether `viewer` may see the stored copy `hash`: some gallery it may read holds it (everyone may
     /// without accounts). The image route asks this of every `stored:` image in accounts mode.
     public func mayView(storedImage hash: String, by viewer: GalleryViewer) async throws(GalleryError) -> Bool {
-        guard case .account(let account) = viewer else { return true }
-        return try await store.holdsImage(hash, visibleTo: account)
+        switch viewer {
+        case .everyone:
+            return true
+        case .account(let account):
+            return try await store.holdsImage(hash, visibleTo: account)
+        case .link(let grant):
+            guard grant.kind == .view || grant.showItems,
+                try await !store.state(of: grant.gallery).deleted
+            else { return false }
+            return try await links.holdsImage(hash, in: grant.gallery)
+        }
     }
 
     // MARK: - Accounts coming and going

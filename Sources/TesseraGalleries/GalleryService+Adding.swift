@@ -24,7 +24,7 @@ extension GalleryService {
         guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
             let path = SignedImagePath(url)
         else { throw .invalidItem("The item has no image address from this server.") }
-        try await authorize(id, viewer, .edit)
+        try await authorize(id, viewer, .add)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let served: ServedImage
         do {
@@ -47,7 +47,7 @@ extension GalleryService {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         guard url.count <= 4096 else { throw .invalidBody("That address is longer than 4,096 characters.") }
-        try await authorize(id, viewer, .edit)
+        try await authorize(id, viewer, .add)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let data: Data
         do {
@@ -61,7 +61,7 @@ extension GalleryService {
         let host = URL(string: url)?.host ?? "the web"
         let origin = Origin.imported(
             .web, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
-            metadata: [MetadataEntry("Imported from", url)])
+            metadata: [MetadataEntry("Imported from", url)] + Self.dropNote(viewer))
         let image = try await stored(data, origin, sourceURL: url)
         return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }
@@ -71,16 +71,22 @@ extension GalleryService {
         upload data: Data, fileName: String?, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil,
         by viewer: GalleryViewer
     ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
-        try await authorize(id, viewer, .edit)
+        try await authorize(id, viewer, .add)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let origin = Origin.imported(
             .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
-            metadata: fileName.map { [MetadataEntry("File name", $0)] } ?? [])
+            metadata: (fileName.map { [MetadataEntry("File name", $0)] } ?? []) + Self.dropNote(viewer))
         let image = try await stored(data, origin, sourceURL: nil)
         return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }
 
     // MARK: - Steps
+
+    /// What an image added through a drop link says of it, so the owner can tell (docs/accounts.md).
+    static func dropNote(_ viewer: GalleryViewer) -> [MetadataEntry] {
+        guard case .link(let grant) = viewer else { return [] }
+        return [MetadataEntry("Added through", "drop link \(grant.link)")]
+    }
 
     /// Fails early, before any download, for a gallery that does not exist, is deleted, or has moved on.
     private func ensureWritable(_ id: GalleryID, index: Int?, ifRevision: Int?) async throws(GalleryError) {

@@ -13,6 +13,8 @@ import TesseraStorage
 /// are this module's own.
 public final class GalleryService: Sendable {
     let store: any GalleryStoring
+    /// Public and drop links (`+Links`).
+    let links: any LinkStoring
     let files: GalleryImageFiles
     let events: GalleryEvents
     /// Changes of every server sharing the database, when there are several (see `GalleryEventFeed`).
@@ -35,15 +37,18 @@ public final class GalleryService: Sendable {
     ) {
         self.init(
             store: { linker, onChange in GalleryStore(database: database, linker: linker, onChange: onChange) },
-            files: files, proxy: proxy, fetcher: fetcher, processor: processor, linker: linker, logger: logger,
+            links: LinkStore(database: database), files: files, proxy: proxy, fetcher: fetcher, processor: processor,
+            linker: linker, logger: logger,
             metrics: metrics, heartbeat: heartbeat)
     }
 
     /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it;
     /// or, given a `feed`, event streams hear the feed instead: every server's changes, this one's included.
+    /// Their public and drop links in `links`, on the same engine.
     /// Event streams re-check their watcher's access every `heartbeat` (`TESSERA_HEARTBEAT`).
     public init(
-        store makeStore: GalleryStoreMaker, feed: (any GalleryEventFeed)? = nil, files: GalleryImageFiles,
+        store makeStore: GalleryStoreMaker, links: any LinkStoring, feed: (any GalleryEventFeed)? = nil,
+        files: GalleryImageFiles,
         proxy: ImageProxy, fetcher: ImageFetcher, processor: ImageProcessor, linker: any ImageLinking,
         logger: Logger, metrics: any MetricsFactory = NOOPMetricsHandler.instance, heartbeat: Duration = .seconds(15)
     ) {
@@ -73,6 +78,7 @@ public final class GalleryService: Sendable {
         self.events = events
         self.feed = feed
         self.store = store
+        self.links = links
         self.files = files
         self.proxy = proxy
         self.fetcher = fetcher
@@ -87,7 +93,8 @@ public final class GalleryService: Sendable {
     /// account sees those it owns and those shared with it (Recently deleted: its own), each with `owner` and
     /// `role`.
     public func list(deleted: Bool = false, by viewer: GalleryViewer) async throws(GalleryError) -> [Gallery] {
-        try await store.list(deleted: deleted, for: viewer.accountID)
+        if case .link = viewer { return [] }
+        return try await store.list(deleted: deleted, for: viewer.accountID)
     }
 
     /// One gallery with its items in order.
@@ -104,7 +111,8 @@ public final class GalleryService: Sendable {
     public func galleries(holding itemIDs: [String], by viewer: GalleryViewer) async throws(GalleryError)
         -> [String: [GalleryRef]]
     {
-        try await store.galleries(holding: itemIDs, for: viewer.accountID)
+        if case .link = viewer { return [:] }
+        return try await store.galleries(holding: itemIDs, for: viewer.accountID)
     }
 
     public func find(_ text: String) async throws(GalleryError) -> Gallery {
@@ -163,6 +171,7 @@ public final class GalleryService: Sendable {
 
     /// A new gallery, owned by the viewer's account (with accounts).
     public func create(name: String, by viewer: GalleryViewer) async throws(GalleryError) -> Gallery {
+        if case .link(let grant) = viewer { throw .galleryNotFound(grant.gallery.rawValue) }
         let gallery = try await store.create(name: name, owner: viewer.accountID)
         changes["created"]?.increment()
         guard let account = viewer.accountID else { return gallery }

@@ -201,6 +201,9 @@ public final class PostgresAppDatabase: Service, Sendable {
 extension PostgresAppDatabase {
     /// The schema version this binary migrates to; a database at a higher one is refused.
     public static var schemaVersion: Int { PostgresMigrator.latestVersion }
+    /// Every migration's version, in the order they are applied (numbers are reserved per branch, so a build
+    /// may skip one that another branch brings).
+    public static var schemaVersions: [Int] { PostgresMigrator.migrations.map(\.version).sorted() }
     /// The `pg_advisory_lock` key servers take while migrating.
     public static var migrationLockKey: Int64 { PostgresMigrator.lockKey }
 }

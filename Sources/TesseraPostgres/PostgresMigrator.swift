@@ -186,6 +186,32 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX gallery_member_account ON gallery_member (account_id)",
             ]),
+        // Issue 12, parts 5 and 6 (docs/accounts.md, "Public and drop links"), as SQLite's `v7-links`: links to
+        // one gallery each, gone with it when it is deleted for good and with the account that made them.
+        Migration(
+            version: 9, name: "gallery links",
+            sql: [
+                """
+                CREATE TABLE gallery_link (
+                    id text PRIMARY KEY,
+                    gallery_id text NOT NULL REFERENCES gallery (id) ON DELETE CASCADE,
+                    kind text NOT NULL,
+                    slug text NOT NULL UNIQUE,
+                    password_hash text,
+                    expires_at double precision,
+                    created_at double precision NOT NULL,
+                    created_by text NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    opens integer NOT NULL DEFAULT 0,
+                    last_opened_at double precision,
+                    show_items boolean NOT NULL DEFAULT false,
+                    per_hour integer NOT NULL,
+                    drops integer NOT NULL DEFAULT 0,
+                    drop_window_start double precision,
+                    drop_window_count integer NOT NULL DEFAULT 0)
+                """,
+                "CREATE INDEX gallery_link_gallery ON gallery_link (gallery_id)",
+                "CREATE INDEX gallery_link_created_by ON gallery_link (created_by)",
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

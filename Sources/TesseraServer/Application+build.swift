@@ -105,6 +105,14 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
         accounts: environment.accounts, mode: environment.configuration.auth,
         cookie: SessionCookie(configuration: environment.configuration), trustedProxies: fairUse.trustedProxies
     ).addRoutes(to: router)
+    let accountsOn = environment.configuration.auth == .accounts ? environment.accounts : nil
+    LinksController(galleries: environment.galleries, accounts: accountsOn).addRoutes(to: router)
+    SharedController(
+        galleries: environment.galleries, accounts: accountsOn, assets: environment.webAssets,
+        images: ImagesController(proxy: environment.imageProxy),
+        cookie: LinkCookie(configuration: environment.configuration), trustedProxies: fairUse.trustedProxies,
+        maxUploadBytes: environment.configuration.images.maxBytes
+    ).addRoutes(to: router)
     WebController(assets: environment.webAssets, auth: environment.configuration.auth).addRoutes(to: router)
     // Last, so it wraps only the not-found answer: a known path with another method is 405 with Allow.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))

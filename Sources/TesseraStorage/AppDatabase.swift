@@ -213,6 +213,29 @@ public final class AppDatabase: Sendable {
                 table.primaryKey(["galleryId", "accountId"])
             }
         }
+        // Issue 12, parts 5 and 6 (docs/accounts.md, "Public and drop links"): links to one gallery each, gone
+        // with it when it is deleted for good and with the account that made them. The slug is kept as it is
+        // (the owner copies the link again), the password only as bcrypt.
+        migrator.registerMigration("v7-links") { db in
+            try db.create(table: "galleryLink") { table in
+                table.primaryKey("id", .text)
+                table.column("galleryId", .text).notNull().indexed().references("gallery", onDelete: .cascade)
+                table.column("kind", .text).notNull()
+                table.column("slug", .text).notNull().unique()
+                table.column("passwordHash", .text)
+                table.column("expiresAt", .double)
+                table.column("createdAt", .double).notNull()
+                table.column("createdBy", .text).notNull().indexed().references("account", onDelete: .cascade)
+                table.column("opens", .integer).notNull().defaults(to: 0)
+                table.column("lastOpenedAt", .double)
+                table.column("showItems", .boolean).notNull().defaults(to: false)
+                table.column("perHour", .integer).notNull()
+                table.column("drops", .integer).notNull().defaults(to: 0)
+                // The drop rate's window: when its hour began and how many drops it has taken.
+                table.column("dropWindowStart", .double)
+                table.column("dropWindowCount", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }

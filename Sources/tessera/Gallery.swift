@@ -306,7 +306,7 @@ enum GalleryCLI {
             .accountNotFound, .memberNotFound, .invalidMember:
             Exit.badInput(error.description)
         case .itemNotFound, .galleryDeleted, .revisionMismatch, .tooLarge, .fetch, .imaging, .proxy, .storage,
-            .readOnly, .ownerOnly:
+            .readOnly, .ownerOnly, .link:
             Exit.failure(error.description)
         }
     }

@@ -1415,7 +1415,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Image`.
         internal struct Image: Codable, Hashable, Sendable {
-            /// A signed /img/{variant}/{signature}/{source} URL on this server.
+            /// A signed /img/{variant}/{signature}/{source} URL on this server; in a link's SharedGallery the same under the link's path, /s/{slug}/img/….
             ///
             /// - Remark: Generated from `#/components/schemas/Image/url`.
             internal var url: Swift.String
@@ -1426,7 +1426,7 @@ extension Components {
             /// Creates a new `Image`.
             ///
             /// - Parameters:
-            ///   - url: A signed /img/{variant}/{signature}/{source} URL on this server.
+            ///   - url: A signed /img/{variant}/{signature}/{source} URL on this server; in a link's SharedGallery the same under the link's path, /s/{slug}/img/….
             ///   - width:
             ///   - height:
             internal init(

@@ -6,6 +6,10 @@ public enum GalleryViewer: Sendable, Hashable {
     case everyone
     /// `TESSERA_AUTH=accounts`: this account (its id, `u_…`), who sees the galleries it owns or is a member of.
     case account(String)
+    /// A visitor without an account through a public or drop link (docs/accounts.md, "Public and drop links"):
+    /// reads exactly the link's gallery (view links, drop links that show items) or adds to it (drop links);
+    /// never removes, reorders, renames, or sees members, links or any other gallery.
+    case link(LinkGrant)
 }
 
 /// What a person may do with one gallery (docs/accounts.md, "Owners and collaborators").
@@ -17,9 +21,10 @@ public enum GalleryRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reads only.
     case viewer
 
-    /// What each step needs, ordered: `read` < `edit` < `own`.
+    /// What each step needs, ordered: `read` < `add` < `edit` < `own`. `add` is adding items, which a drop link
+    /// may do without any other change.
     public enum Need: Int, Sendable, Comparable {
-        case read, edit, own
+        case read, add, edit, own
         public static func < (lhs: Need, rhs: Need) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 

@@ -44,6 +44,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     case memberNotFound(String)
     /// A member that cannot be: the owner themselves.
     case invalidMember(String)
+    /// A public or drop link's refusal.
+    case link(LinkError)
     /// The database or the image folder failed: the gallery's data could not be read or saved.
     case storage(underlying: any Error)
 
@@ -84,6 +86,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
             "\"\(name.prefix(64))\" is not a member of this gallery."
         case .invalidMember(let why):
             why
+        case .link(let error):
+            error.description
         case .storage(let underlying):
             "The galleries could not be read or saved: \(underlying)"
         }
@@ -111,6 +115,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
         case (.fetch(let a), .fetch(let b)):
             a == b
         case (.imaging(let a), .imaging(let b)):
+            a == b
+        case (.link(let a), .link(let b)):
             a == b
         case (.proxy(let a), .proxy(let b)):
             String(describing: a) == String(describing: b)

@@ -131,6 +131,7 @@ public struct AppEnvironment: Sendable {
             if let postgres {
                 GalleryService(
                     store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) },
+                    links: PostgresLinkStore(database: postgres),
                     feed: galleryEvents, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
                     linker: signer, logger: logger, metrics: metrics, heartbeat: configuration.connections.heartbeat)
             } else {

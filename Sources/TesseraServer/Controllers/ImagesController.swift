@@ -32,8 +32,19 @@ struct ImagesController<Context: PrincipalRequestContext> {
         let variant = context.parameters.get("variant") ?? ""
         let signature = context.parameters.get("signature") ?? ""
         let source = context.parameters.get("source") ?? ""
-        let acceptsWebP = request.headers[.accept]?.contains("image/webp") ?? false
         let stored = try await checkStoredCopy(variant, signature, source, context.galleryViewer)
+        return try await serve(
+            request, variant: variant, signature: signature, source: source, privately: stored,
+            includeBody: includeBody)
+    }
+
+    /// The image answer once access is settled; `privately` for a gallery's copy with accounts or through a
+    /// link (`Cache-Control: private`). The link visitors' route (`SharedController`) answers through it too.
+    func serve(
+        _ request: Request, variant: String, signature: String, source: String, privately stored: Bool,
+        includeBody: Bool
+    ) async throws -> Response {
+        let acceptsWebP = request.headers[.accept]?.contains("image/webp") ?? false
         // What the proxy throws, `ImageProxyError`, becomes the API's error shape in `APIErrorMiddleware`.
         if let tags = request.headers[.ifNoneMatch] {
             let etag = try proxy.etag(

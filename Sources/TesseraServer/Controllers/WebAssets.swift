@@ -27,6 +27,8 @@ public struct WebAssets: Sendable {
     static let shell = "index.html"
     /// The sign-in page of `TESSERA_AUTH=accounts`, served at `/login`.
     static let login = "login.html"
+    /// The page of a public or drop link, served at `/s/{slug}`.
+    static let publicPage = "public.html"
 
     /// A hash of every file's path and bytes (16 hex digits): the version in the addresses the shell names.
     public let version: String
@@ -68,7 +70,8 @@ public struct WebAssets: Sendable {
         let version = Self.version(of: contents)
         var files: [String: Asset] = [:]
         for (path, data) in contents {
-            let body = [Self.shell, Self.login].contains(path) ? Self.shell(data, naming: version) : data
+            let body =
+                [Self.shell, Self.login, Self.publicPage].contains(path) ? Self.shell(data, naming: version) : data
             files[path] = Asset(
                 body: ByteBuffer(bytes: body), contentType: types[path, default: ""], etag: Self.etag(body))
         }

@@ -63,6 +63,8 @@ extension APIError {
                     status: .internalServerError, code: "image_failed",
                     message: "The image could not be prepared; the server log says why.", underlying: imaging)
             }
+        case .link(let link):
+            self.init(link)
         case .proxy(let proxy):
             // A search result's image: the proxy's own answer, as `/img` would give it.
             self.init(proxy)

@@ -10,7 +10,7 @@ public protocol PrincipalRequestContext: RemoteAddressRequestContext {
 
 /// `TESSERA_AUTH=accounts`: every request but the open ones needs a session cookie or a personal access
 /// token (`Authorization: Bearer tsr_…`). Open: `/api/health`, `/metrics` from this machine, the sign-in page
-/// and `POST /api/session`, and the app's files under `/app/`. A page asked for without a session is sent to
+/// and `POST /api/session`, the app's files under `/app/`, and public and drop links (`/s/…`, `/api/shared/…`). A page asked for without a session is sent to
 /// `/login`; anything else is `401`. Cookie-borne changes must pass `CrossSite`; `read` tokens change nothing.
 struct AccountMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
     let accounts: AccountService
@@ -23,6 +23,12 @@ struct AccountMiddleware<Context: PrincipalRequestContext>: RouterMiddleware {
         let path = request.uri.path
         let changing = CrossSite.isStateChanging(request.method)
         if path == "/api/health" || path == "/login" || path.hasPrefix("/app/") {
+            return try await next(request, context)
+        }
+        if path.hasPrefix("/s/") || path.hasPrefix("/api/shared/") {
+            // Public and drop links: no account, the link is the credential (`SharedController`). A change
+            // (unlocking, dropping an image) must still come from the app's own page, not another site's form.
+            if changing && !crossSite.isFromApp(request) { throw APIError(AccessError.crossSite) }
             return try await next(request, context)
         }
         if path == MetricsController<Context>.path,

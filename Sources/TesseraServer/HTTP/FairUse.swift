@@ -102,7 +102,7 @@ public final class FairUse: Sendable {
 
 /// Counts the expensive requests against their client's budget before they run: searches (`/api/search`
 /// and its stream), imports and uploads (`POST /api/galleries/{id}/items` with a URL or a multipart body;
-/// adding a search result is free) and exports. Over budget: `429` with `Retry-After`.
+/// adding a search result is free; `POST /api/shared/{slug}/items` always) and exports. Over budget: `429` with `Retry-After`.
 struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let fairUse: FairUse
     let streams: StreamCount
@@ -151,6 +151,9 @@ struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             return .search
         case (.get, 5) where path[1] == "api" && path[2] == "galleries" && path[4] == "export":
             return .export
+        case (.post, 5) where path[1] == "api" && path[2] == "shared" && path[4] == "items":
+            // Through a drop link, every add is an upload or a URL: an import, on top of the link's own rate.
+            return .importing
         case (.post, 5) where path[1] == "api" && path[2] == "galleries" && path[4] == "items":
             let type = request.headers[.contentType]?.lowercased() ?? ""
             if type.hasPrefix("multipart/") { return .importing }
