@@ -224,6 +224,21 @@ struct PublicLinkUITests {
                 #expect(try await owner.galleryTileIDs() == stored.map(\.id))
                 let links = try await owner.api("GET", "/api/galleries/\(gallery.id)/links")["links"]?.array ?? []
                 #expect(links.first?["drops"]?.int == 2)
+
+                // A drop link that shows the gallery: its items, then what the visitor adds, at the end.
+                let open = try await owner.createLink(gallery.id, ["kind": "drop", "showItems": true])
+                try await withBrowser { visitor in
+                    try await visitor.openPublic(app, open.url)
+                    try await visitor.waitForPublicTiles(3)
+                    #expect(try await visitor.publicTileTitles() == stored.map(\.item.title))
+                    #expect(try await !visitor.isHidden("#drop-area") && !visitor.isHidden("#public-credits"))
+                    try await visitor.dropDrawnImage(on: "#drop-zone", name: "fourth.png")
+                    try await visitor.waitForPublicTiles(4)
+                    #expect(try await visitor.dropRows().map(\.[1]) == ["added"])
+                    #expect(try await !visitor.overflowsSideways())
+                    try await visitor.expectNoConsoleErrors()
+                }
+                try await owner.waitForGalleryTiles(4)
             }
         }
     }

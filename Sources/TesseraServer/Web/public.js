@@ -126,6 +126,7 @@ function show(answer) {
     if (kind === 'drop') {
         drop ??= new DropArea(slug, {
             perHour: answer.perHour,
+            showsItems,
             onAdded: (galleryItem) => {
                 if (!showsItems) return;
                 grid.add(galleryItem);

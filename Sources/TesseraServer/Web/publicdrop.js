@@ -30,10 +30,14 @@ export function dropFailure(error, perHour) {
 }
 
 export class DropArea {
-    /** `onAdded(galleryItem)` for each image the gallery took. */
-    constructor(slug, { perHour, onAdded }) {
+    /**
+     * `onAdded(galleryItem)` for each image the gallery took; `showsItems`: whether the link shows the
+     * gallery's copies (an address's thumbnail is shown only then: the server refuses it otherwise).
+     */
+    constructor(slug, { perHour, showsItems, onAdded }) {
         this.slug = slug;
         this.perHour = perHour;
+        this.showsItems = showsItems;
         this.onAdded = onAdded;
         this.element = $('#drop-area');
         this.zone = $('#drop-zone');
@@ -106,7 +110,8 @@ export class DropArea {
         const sendable = adds.filter((source) => source.file || source.url);
         if (!sendable.length && !refused.length) this.note('Nothing to add: drop image files or links to images.');
         for (const source of sendable) {
-            const row = this.row(source.file ? source.file.name || 'Pasted image' : source.url, source.file);
+            const row = this.row(source.file ? source.file.name || 'Pasted image' : source.url, source.file,
+                this.showsItems);
             this.queue = this.queue.then(() => this.send(source, row));
         }
     }
@@ -131,7 +136,7 @@ export class DropArea {
     }
 
     /** A line for one image, newest first, with what to show for it and how to say how it went. */
-    row(name, file = null) {
+    row(name, file = null, showsCopies = false) {
         const status = h('span', { class: 'drop-status' }, 'Waiting…');
         const bar = h('progress', { max: '1', 'aria-label': `Upload of ${name}` });
         bar.hidden = true;
@@ -159,8 +164,7 @@ export class DropArea {
             },
             done(galleryItem) {
                 const thumbnail = galleryItem?.image?.thumbnail?.url;
-                if (!preview && thumbnail) {
-                    // A link that hides the gallery may not show the copy either: then the square stays empty.
+                if (!preview && thumbnail && showsCopies) {
                     const image = h('img', { src: thumbnail, alt: '', width: 56, height: 56 });
                     image.addEventListener('error', () => image.remove(), { once: true });
                     picture.replaceWith(image);
