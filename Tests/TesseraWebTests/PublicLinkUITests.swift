@@ -40,7 +40,9 @@ struct PublicLinkUITests {
                 try await owner.waitUntil("the Share button") { try await !owner.isHidden("#gallery-share") }
                 try await owner.waitFor("#gallery-share").click()
                 try await owner.waitUntil("the links, none yet") {
-                    try await !owner.isHidden("#links") && owner.text(of: "#links-list").contains("No links yet.")
+                    let shown = try await !owner.isHidden("#links")
+                    let text = try await owner.text(of: "#links-list")
+                    return shown && text.contains("No links yet.")
                 }
                 try await owner.waitFor("#links-new").click()
                 try await owner.waitUntil("the form") { try await !owner.isHidden("#link-form") }
@@ -231,7 +233,8 @@ struct PublicLinkUITests {
                     try await visitor.openPublic(app, open.url)
                     try await visitor.waitForPublicTiles(3)
                     #expect(try await visitor.publicTileTitles() == stored.map(\.item.title))
-                    #expect(try await !visitor.isHidden("#drop-area") && !visitor.isHidden("#public-credits"))
+                    #expect(try await !visitor.isHidden("#drop-area"))
+                    #expect(try await !visitor.isHidden("#public-credits"))
                     try await visitor.dropDrawnImage(on: "#drop-zone", name: "fourth.png")
                     try await visitor.waitForPublicTiles(4)
                     #expect(try await visitor.dropRows().map(\.[1]) == ["added"])
