@@ -56,6 +56,7 @@ struct PublicLinkUITests {
                     facts.contains("Not opened yet") && facts.contains("No password") && facts.contains("Never expires")
                 )
                 #expect(try await !owner.overflowsSideways(), "the dialog fits at \(width)×\(height)")
+                try await owner.saveScreenshot(named: "share-links-\(width)x\(height)")
                 try await owner.waitFor("#links-list .link-row [data-action=copy]").click()
                 try await owner.waitForToast({ $0 == "Link copied" }, "copied")
                 let url = try await owner.executeAsync(Self.clipboard).string ?? ""
@@ -82,6 +83,7 @@ struct PublicLinkUITests {
                     #expect(try await visitor.find(selector) == nil, "no \(selector)")
                 }
                 #expect(try await !visitor.overflowsSideways(), "\(width)×\(height)")
+                try await visitor.saveScreenshot(named: "public-grid-\(width)x\(height)")
                 let credits = try await visitor.waitFor("#public-credits")
                 #expect(try await credits.rect.height >= 44, "a finger's target")
                 // Every image is a stored copy, under the link's own image route.
@@ -146,6 +148,7 @@ struct PublicLinkUITests {
                 try await visitor.openPublic(app, locked)
                 #expect(try await visitor.publicState() == "password")
                 #expect(try await visitor.find("#public-grid .tile") == nil, "nothing before the password")
+                try await visitor.saveScreenshot(named: "public-password-390x844")
                 let field = try await visitor.waitFor("#unlock-password")
                 try await field.sendKeys("open says me")
                 try await visitor.waitFor("#unlock-submit").click()
@@ -173,6 +176,7 @@ struct PublicLinkUITests {
                 try await visitor.openPublic(app, expiring)
                 #expect(try await visitor.publicState() == "closed")
                 #expect(try await visitor.text(of: "#closed-title") == "This link has expired")
+                try await visitor.saveScreenshot(named: "public-expired-390x844")
                 #expect(try await !visitor.overflowsSideways())
                 try await visitor.expectNoConsoleErrors(exceptStatus: [401, 404, 410])
             }
@@ -215,6 +219,7 @@ struct PublicLinkUITests {
                     #expect(
                         refusal.contains("Too many images for now") && refusal.contains("Try again in"), "\(refusal)")
                     #expect(try await !visitor.overflowsSideways())
+                    try await visitor.saveScreenshot(named: "drop-390x844")
                     #expect(try await visitor.find("#public-grid .tile") == nil, "still nothing of the owner's")
                     try await visitor.expectNoConsoleErrors(exceptStatus: [429])
                 }
