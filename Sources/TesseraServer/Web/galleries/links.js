@@ -128,8 +128,11 @@ export class LinksSection {
         const request = { kind: this.kind };
         const password = $('#link-password').value;
         if (password) {
-            const bytes = new TextEncoder().encode(password).length;
-            if (bytes < 8 || bytes > 72) return { problem: 'A password has 8 to 72 characters (or leave it empty).' };
+            // As the server counts: at least 8 characters, at most 72 bytes (bcrypt's limit).
+            const short = [...password].length < 8;
+            if (short || new TextEncoder().encode(password).length > 72) {
+                return { problem: 'A password has 8 to 72 characters (or leave it empty).' };
+            }
             request.password = password;
         }
         const expiry = $('#link-expiry').value;
