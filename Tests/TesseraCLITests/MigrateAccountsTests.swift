@@ -4,8 +4,9 @@ import TesseraPostgres
 import TesseraTestSupport
 import Testing
 
-/// `tessera migrate` with accounts: the users, their tokens, and who owns and shares each gallery move too, so
-/// a server on PostgreSQL with `TESSERA_AUTH=accounts` lets the same people in with the same passwords.
+/// `tessera migrate` with accounts: the users, their tokens, who owns and shares each gallery, and its public links
+/// move too, so a server on PostgreSQL with `TESSERA_AUTH=accounts` lets the same people in with the same
+/// passwords, and links given out keep working.
 extension MigrateCommandTests {
     static func accountsEnvironment(_ folders: Folders) -> [String: String] {
         ["TESSERA_DATA": folders.data.path, "TESSERA_BCRYPT_COST": "4", "TESSERA_SAMPLES": "none"]
@@ -27,7 +28,7 @@ extension MigrateCommandTests {
         // (Bob is not the admin: a gallery that lost its owner would go to ada when the server starts.)
         try await Self.addUser("ada", admin: true, local)
         try await Self.addUser("bob", local)
-        let (gallery, token) = try await UserRemoveCommandTests.serving(local) { api in
+        let (gallery, token, slug) = try await UserRemoveCommandTests.serving(local) { api in
             let bob = try await api.signIn("bob")
             let made = try await api.call("POST", "/api/galleries", #"{"name":"Bob's, shared"}"#, cookie: bob)
             let id = String(try #require(made.firstMatch(of: /"id":"(g_[a-z0-9]+)"/)?.output.1))
@@ -36,14 +37,16 @@ extension MigrateCommandTests {
             #expect(member.contains("ada"), "\(member)")
             let minted = try await api.call("POST", "/api/tokens", #"{"name":"cli","scope":"read"}"#, cookie: bob)
             let secret = String(try #require(minted.firstMatch(of: /"secret":"(tsr_[A-Za-z0-9_-]+)"/)?.output.1))
-            return (id, secret)
+            let link = try await api.call("POST", "/api/galleries/\(id)/links", #"{"kind":"view"}"#, cookie: bob)
+            let slug = String(try #require(link.firstMatch(of: /"url":"\/s\/([A-Za-z0-9_-]{22})"/)?.output.1))
+            return (id, secret, slug)
         }
 
         try await TestPostgres.withFreshDatabase(on: server) { url in
             // When it is migrated, twice (the second time with an account made on PostgreSQL meanwhile).
             let first = try await migrate(folders, url)
             #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
-            for what in ["accounts", "access tokens", "galleries with an owner", "gallery members"] {
+            for what in ["accounts", "access tokens", "galleries with an owner", "gallery members", "gallery links"] {
                 let expected = what == "accounts" ? [2, 2] : [1, 1]
                 #expect(counts(what, in: first.stdout) == expected, "\(what): \(first.stdout)")
             }
@@ -77,6 +80,9 @@ extension MigrateCommandTests {
                 #expect(status == 200 && body.contains("Bob's, shared"), "\(status) \(body)")
                 let (wrong, _) = try await Self.withToken("tsr_not-a-token", api.base + "/api/galleries", api.client)
                 #expect(wrong == 401)
+                // The public link given out before the move still opens the gallery, without an account.
+                let visited = try await api.call("GET", "/api/shared/\(slug)", cookie: "")
+                #expect(visited.contains("Bob's, shared") && visited.contains(#""kind":"view""#), "\(visited)")
             }
         }
     }

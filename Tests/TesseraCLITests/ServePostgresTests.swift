@@ -207,7 +207,7 @@ struct ServePostgresTests {
                 }
                 return versions
             }
-            #expect(versions == Array(1...PostgresAppDatabase.schemaVersion))
+            #expect(versions == PostgresAppDatabase.schemaVersions)
             // Neither wrote a key file: the key is the database's.
             for folder in folders {
                 #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("image-secret").path))

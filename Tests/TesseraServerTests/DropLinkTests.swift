@@ -81,6 +81,38 @@ struct DropLinkTests {
         await origin.stop()
     }
 
+    /// Every answer of the link routes, against docs/openapi.yaml's schemas (the fuzzer runs without accounts, so
+    /// it never sees a link's 200).
+    @Test func linkAnswersMatchTheirSchemas() async throws {
+        try await withAccounts(users: Links.users) { client, _ in
+            let ada = User(client: client, cookie: try await client.signIn("ada", "correct horse"))
+            let gallery = try await ada.create("Schemas")
+            _ = try await Links.upload(ada, gallery.id, Links.jpeg("schema"))
+            let visitor = Visitor(client)
+            var samples: [OpenAPIEventSchemaTests.Sample] = []
+            for body in [
+                #"{"kind":"view"}"#, #"{"kind":"view","password":"open sesame 1","expiresAt":"2099-01-01T00:00:00Z"}"#,
+                #"{"kind":"drop","showItems":true,"perHour":5}"#, #"{"kind":"drop"}"#,
+            ] {
+                let made = try await ada.call(.post, "/api/galleries/\(gallery.id)/links", body)
+                try #require(made.status == .created, "\(made.text)")
+                samples.append(.init(schema: "GalleryLink", data: made.text))
+                let link = try made.json(Links.Link.self)
+                let shared = try await visitor.get("/api/shared/\(link.slug)", password: "open sesame 1")
+                samples.append(
+                    .init(schema: shared.status == .ok ? "SharedGallery" : "ErrorEnvelope", data: shared.text))
+                if link.kind == "drop" {
+                    let dropped = try await visitor.upload(link.slug, Links.jpeg(body))
+                    try #require(dropped.status == .created, "\(dropped.text)")
+                    samples.append(.init(schema: "GalleryDrop", data: dropped.text))
+                }
+            }
+            let listed = try await ada.call(.get, "/api/galleries/\(gallery.id)/links")
+            samples.append(.init(schema: "GalleryLinkList", data: listed.text))
+            try await OpenAPIEventSchemaTests.validate(samples)
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)), arguments: Engine.allCases)
     func theOwnerSeesDroppedImagesArriveLive(engine: Engine) async throws {
         try await engine.withEnvironment { database in

@@ -48,6 +48,7 @@ extension DataFolderMigration {
                     try await Self.copy(
                         gallery, owner: snapshot.owners[gallery.id], items: items[gallery.id] ?? [], connection)
                     try await Self.copyMembers(snapshot.members[gallery.id] ?? [], of: gallery.id, connection)
+                    try await Self.copyLinks(snapshot.links[gallery.id] ?? [], of: gallery.id, connection)
                 }
                 if (index + 1) % 100 == 0 { progress("Galleries: \(index + 1)/\(galleries.count) copied.") }
             }

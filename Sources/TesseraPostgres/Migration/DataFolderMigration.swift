@@ -48,6 +48,8 @@ public struct DataFolderMigration: Sendable {
         var owners: [String: String] = [:]
         /// By gallery id.
         var members: [String: [MemberRow]] = [:]
+        /// Public and drop links, by gallery id.
+        var links: [String: [LinkRow]] = [:]
     }
 
     /// Copies, then counts both sides. `progress` gets a line per step.
@@ -72,6 +74,7 @@ public struct DataFolderMigration: Sendable {
             try await copyLibrary(snapshot.photos, postgres, progress: progress)
             report.counts = try await count(snapshot, sqlite: sqlite, secret: secret)
             report.counts += try await countAccounts(snapshot, sqlite: sqlite)
+            report.counts.append(try await countLinks(snapshot, sqlite: sqlite))
             report.unorderedGalleries = try await unorderedGalleries(sqlite)
             report.unsharedGalleries = try await unsharedGalleries(sqlite)
             report.otherGalleries = try await otherGalleries(snapshot)
@@ -138,6 +141,7 @@ public struct DataFolderMigration: Sendable {
                 }
                 snapshot.photos = try LibraryPhoto.fetchAll(db, sql: "SELECT * FROM libraryPhoto ORDER BY rowid")
                 try Self.readAccounts(db, into: &snapshot)
+                try Self.readLinks(db, into: &snapshot)
                 return snapshot
             }
         } catch {
