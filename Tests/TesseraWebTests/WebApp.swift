@@ -21,9 +21,11 @@ struct WebApp: Sendable {
     /// replaces some (a service's address, to see it unreachable).
     ///
     /// `users` are added (name, password) as `tessera user add` would, for `TESSERA_AUTH=accounts` in `setting`.
+    /// `now` is the server's wall clock (a `TestClock` moves it, to see a link expire).
     static func run(
         configure: (StandInSet) -> Void = { _ in }, without: Set<String> = [], setting: [String: String] = [:],
-        users: [(name: String, password: String)] = [], _ body: @Sendable (WebApp) async throws -> Void
+        users: [(name: String, password: String)] = [], now: @escaping @Sendable () -> Date = Date.init,
+        _ body: @Sendable (WebApp) async throws -> Void
     ) async throws {
         let standIns = StandInSet()
         configure(standIns)
@@ -37,7 +39,8 @@ struct WebApp: Sendable {
         environment["TESSERA_SAMPLES"] = "none"
         var logger = Logger(label: "tessera-web-test")
         logger.logLevel = .critical
-        let live = try await AppEnvironment.live(try AppConfiguration(environment: environment), logger: logger)
+        let live = try await AppEnvironment.live(
+            try AppConfiguration(environment: environment), logger: logger, now: now)
         for user in users { _ = try await live.accounts.add(name: user.name, password: user.password, admin: false) }
         let app = buildApplication(live)
         do {

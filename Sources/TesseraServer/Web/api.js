@@ -3,10 +3,12 @@
 import { filterEntries } from './filters.js';
 
 export class APIError extends Error {
-    constructor(code, message, status = 0) {
+    /** `retryAfter`: whole seconds to wait before asking again (a 429's `Retry-After`), when the server said. */
+    constructor(code, message, status = 0, retryAfter = null) {
         super(message);
         this.code = code;
         this.status = status;
+        this.retryAfter = retryAfter;
     }
 }
 
@@ -31,7 +33,8 @@ async function send(method, url, { json, form, signal } = {}) {
     const response = await reach(url, { method, body, signal, headers });
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
     if (!response.ok) {
-        if (answer?.error?.code === 'sign_in_required' && !location.pathname.startsWith('/login')) {
+        // Not from a public link's page (/s/…), whose visitors have no account to sign in with.
+        if (answer?.error?.code === 'sign_in_required' && !/^\/(login|s\/)/.test(location.pathname)) {
             // The session ended (idle, signed out elsewhere): sign in again, then come back here.
             location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
         }
@@ -59,8 +62,13 @@ function unreachable(error) {
 
 /** An answer that is not 2xx: the server's own code and sentence (`{"error": …}`) when it sent them. */
 function refusal(response, answer, who) {
-    return new APIError(answer?.error?.code ?? `http_${response.status}`,
-        answer?.error?.message ?? `${who} answered ${response.status}.`, response.status);
+    return failure(response.status, answer, who, response.headers.get('retry-after'));
+}
+
+function failure(status, answer, who, retryHeader) {
+    const seconds = Number(retryHeader ?? answer?.error?.retryAfter);
+    return new APIError(answer?.error?.code ?? `http_${status}`, answer?.error?.message ?? `${who} answered ${status}.`,
+        status, Number.isFinite(seconds) && seconds > 0 ? seconds : null);
 }
 
 export const sources = () => getJSON('/api/sources');
@@ -193,9 +201,11 @@ export const galleryExportURL = (id) => `${galleryPath(id)}/export`;
 export const galleryCredits = (id, signal) => getJSON(`${galleryPath(id)}/credits`, signal);
 
 /** The credits as one document: `text` or `markdown` (what the export's CREDITS.txt holds, or Markdown). */
-export async function galleryCreditsDocument(id, format, signal) {
-    const response = await reach(`${galleryPath(id)}/credits?format=${encodeURIComponent(format)}`,
-        { signal, headers: { 'x-tessera-client': 'web' } });
+export const galleryCreditsDocument = (id, format, signal) =>
+    textDocument(`${galleryPath(id)}/credits?format=${encodeURIComponent(format)}`, signal);
+
+async function textDocument(url, signal) {
+    const response = await reach(url, { signal, headers: { 'x-tessera-client': 'web' } });
     if (!response.ok) throw refusal(response, await response.json().catch(() => null), 'The server');
     try {
         return await response.text();
@@ -248,3 +258,53 @@ export const me = async () => (await send('GET', '/api/me')).body;
 export const signIn = async (name, password) => (await send('POST', '/api/session', { json: { name, password } })).body;
 export const signOut = () => send('DELETE', '/api/session');
 export const signOutEverywhere = () => send('DELETE', '/api/sessions');
+
+// MARK: - Links: public and drop links to a gallery (docs/accounts.md)
+
+/** The owner's links to gallery `id`, `[Link]`. */
+export const links = async (id) => (await send('GET', `${galleryPath(id)}/links`)).body.links;
+/** `{kind, password?, expiresAt?, showItems?, perHour?}` → the new Link. */
+export const createLink = async (id, request) =>
+    (await send('POST', `${galleryPath(id)}/links`, { json: request })).body;
+export const revokeLink = (linkID) => send('DELETE', `/api/links/${encodeURIComponent(linkID)}`);
+
+const sharedPath = (slug) => `/api/shared/${encodeURIComponent(slug)}`;
+
+/** What a link shows its visitor (`SharedGallery`). */
+export const shared = (slug, signal) => getJSON(sharedPath(slug), signal);
+/** Sends a link's password; the server answers with a short-lived cookie that opens the link. */
+export const unlockShared = (slug, password) => send('POST', `${sharedPath(slug)}/unlock`, { json: { password } });
+export const sharedCredits = (slug, signal) => getJSON(`${sharedPath(slug)}/credits`, signal);
+export const sharedCreditsDocument = (slug, format, signal) =>
+    textDocument(`${sharedPath(slug)}/credits?format=${encodeURIComponent(format)}`, signal);
+
+/**
+ * Adds `{url}` or `{file}` through a drop link; answers `{item}`. A file goes by XMLHttpRequest, the one way
+ * a browser reports upload progress: `onProgress(fraction)` as its bytes leave.
+ */
+export async function dropToShared(slug, { url, file }, onProgress) {
+    const path = `${sharedPath(slug)}/items`;
+    if (!file) return (await send('POST', path, { json: { url } })).body;
+    const form = new FormData();
+    form.append('file', file, file.name || 'image');
+    return new Promise((resolve, reject) => {
+        const request = new XMLHttpRequest();
+        request.open('POST', path);
+        request.setRequestHeader('accept', 'application/json');
+        request.setRequestHeader('x-tessera-client', 'web');
+        request.responseType = 'json';
+        request.upload.addEventListener('progress', (event) => {
+            if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+        });
+        request.addEventListener('load', () => {
+            if (request.status >= 200 && request.status < 300) resolve(request.response);
+            else {
+                const retry = request.getResponseHeader('retry-after');
+                reject(failure(request.status, request.response, 'The server', retry));
+            }
+        });
+        request.addEventListener('error', () => reject(unreachable(new Error('network'))));
+        request.addEventListener('timeout', () => reject(unreachable(new Error('timeout'))));
+        request.send(form);
+    });
+}

@@ -15,7 +15,7 @@ const numbers = (text) => (text.replace(/[,.\u202f\u00a0']/g, '').match(/\d+/g) 
 const dimensions = (image) =>
     (image?.width && image?.height ? `${formatNumber(image.width)} × ${formatNumber(image.height)} px` : null);
 
-/** Fills the panel for `item`. `tagURL(tag)` is where a tag leads (the results, filtered by it). */
+/** Fills the panel for `item`. `tagURL(tag)` is where a tag leads (the results, filtered by it), if anywhere. */
 export function renderInfo(item, { catalog, tagURL }) {
     $('#detail-creator').replaceChildren(item.creator?.name ? link(item.creator.url, item.creator.name) : 'unknown');
     $('#detail-license').replaceChildren(item.license?.name ? link(item.license.url, item.license.name) : 'not stated');
@@ -29,8 +29,10 @@ export function renderInfo(item, { catalog, tagURL }) {
     if (isWebURL(item.pageURL)) page.href = item.pageURL;
     $('#detail-credit').textContent = attributionText(item);
     $('#detail-credit-block').hidden = false;
-    $('#detail-tags').replaceChildren(...(item.tags ?? []).map((tag) =>
-        h('li', {}, h('a', { href: tagURL(tag), 'data-nav': true, 'aria-label': `Results tagged ${tag}` }, tag))));
+    // Without `tagURL` (a public link's page, which has no search) tags are words, not links.
+    $('#detail-tags').replaceChildren(...(item.tags ?? []).map((tag) => h('li', {}, tagURL
+        ? h('a', { href: tagURL(tag), 'data-nav': true, 'aria-label': `Results tagged ${tag}` }, tag)
+        : h('span', { class: 'tag-word' }, tag))));
 }
 
 export function clearInfo() {

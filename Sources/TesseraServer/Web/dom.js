@@ -108,3 +108,15 @@ export function isTyping(event) {
     return target instanceof HTMLElement &&
         (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
+
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+/** When to try again after `seconds` (a 429's Retry-After): "in 2 minutes (at 17:45)"; "later" if unknown. */
+export function retryText(seconds, now = new Date()) {
+    if (!(seconds > 0)) return 'later';
+    if (seconds < 60) return `in ${Math.ceil(seconds)} ${Math.ceil(seconds) === 1 ? 'second' : 'seconds'}`;
+    const minutes = Math.ceil(seconds / 60);
+    const at = clock.format(new Date(now.getTime() + seconds * 1000));
+    const wait = minutes >= 120 ? `${Math.round(minutes / 60)} hours`
+        : `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+    return `in ${wait} (at ${at})`;
+}

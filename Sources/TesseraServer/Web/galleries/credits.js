@@ -5,8 +5,15 @@ import * as api from '../api.js';
 import { $, $$, h, toast, copyText, copyRich } from '../dom.js';
 import { isWebURL, licenseFacts } from '../attribution.js';
 
+/** Where the credits come from: a gallery's own routes; a public link's page passes its own (public.js). */
+const galleryCredits = {
+    credits: (id) => api.galleryCredits(id),
+    document: (id, format) => api.galleryCreditsDocument(id, format),
+};
+
 export class CreditsSheet {
-    constructor() {
+    constructor(source = galleryCredits) {
+        this.source = source;
         this.sheet = $('#credits-sheet');
         this.credits = null;
         /** Counts openings: an answer for an earlier one must not fill this one. */
@@ -17,7 +24,8 @@ export class CreditsSheet {
         });
     }
 
-    /** Opens the sheet for gallery `id` and fills it: the JSON and the text and Markdown documents at once. */
+    /** Opens the sheet for gallery `id` (for a link: its slug) and fills it: the JSON and the text and Markdown
+     * documents at once. */
     async open(id) {
         const visit = ++this.visit;
         this.credits = null;
@@ -27,8 +35,8 @@ export class CreditsSheet {
         $('#credits-list').replaceChildren();
         if (!this.sheet.open) this.sheet.showModal();
         try {
-            const [credits, text, markdown] = await Promise.all([api.galleryCredits(id),
-                api.galleryCreditsDocument(id, 'text'), api.galleryCreditsDocument(id, 'markdown')]);
+            const [credits, text, markdown] = await Promise.all([this.source.credits(id),
+                this.source.document(id, 'text'), this.source.document(id, 'markdown')]);
             if (visit !== this.visit) return;
             this.credits = { ...credits, documents: { text, markdown } };
             this.render(credits);

@@ -1,7 +1,9 @@
 // The gallery page's "Share" dialog (accounts only, the owner only): who the gallery is shared with, each
-// as an editor or a viewer; add someone by their user name, change a role, or stop sharing.
+// as an editor or a viewer; add someone by their user name, change a role, or stop sharing. Below, the
+// gallery's public and drop links (links.js).
 import * as api from '../api.js';
 import { $, h, toast } from '../dom.js';
+import { LinksSection } from './links.js';
 
 const roles = [['viewer', 'Can view'], ['editor', 'Can edit']];
 
@@ -25,6 +27,7 @@ export class ShareDialog {
             const button = event.target.closest('button[data-action="unshare"]');
             if (button) this.remove(button.closest('[data-name]').dataset.name);
         });
+        this.links = new LinksSection();
         $('#share-done').addEventListener('click', () => this.dialog.close());
         this.dialog.addEventListener('click', (event) => { if (event.target === this.dialog) this.dialog.close(); });
     }
@@ -37,6 +40,7 @@ export class ShareDialog {
         this.list.replaceChildren();
         this.dialog.showModal();
         this.name.focus();
+        this.links.open(gallery);
         try {
             this.show(await api.members(gallery.id));
         } catch (error) {
