@@ -186,6 +186,21 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX gallery_member_account ON gallery_member (account_id)",
             ]),
+        // Issue 13 (docs/filters.md): the library's filters. `colors` is the palette computed at index time, a
+        // bit per colour (`LibraryPhoto.colorBits`), NULL for rows indexed before it (the indexer reads those
+        // files again); the licence as the photo's metadata gave it when indexed, with its two facts.
+        Migration(
+            version: 8, name: "library filters",
+            sql: [
+                """
+                ALTER TABLE library_photo
+                    ADD COLUMN colors integer,
+                    ADD COLUMN license_id text,
+                    ADD COLUMN license_family text,
+                    ADD COLUMN commercial_use boolean,
+                    ADD COLUMN modification_allowed boolean
+                """
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
