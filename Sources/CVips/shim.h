@@ -48,6 +48,33 @@ static inline int tessera_thumbnail_source(VipsSource *source, VipsImage **out, 
         "no_rotate", FALSE, "option_string", TESSERA_LOAD_OPTIONS, NULL);
 }
 
+/* MARK: - Colour palette */
+
+/* The pixels of a side×side thumbnail (shrink-on-load, EXIF orientation ignored: colours do not turn) as
+   8-bit sRGB, with the alpha band if the image has one: 3 or 4 bands, width×height×bands bytes in `*buf`, to be
+   freed with g_free. Grey becomes three equal bands; 16-bit images are scaled to 8 bits. */
+static inline int tessera_palette_pixels(VipsSource *source, int side, void **buf, size_t *len, int *width,
+    int *height, int *bands) {
+    VipsImage *thumb = NULL, *srgb = NULL, *cast = NULL;
+    int result = -1;
+    if (vips_thumbnail_source(source, &thumb, side, "height", side, "size", VIPS_SIZE_DOWN, "no_rotate", TRUE,
+            "option_string", TESSERA_LOAD_OPTIONS, NULL)) goto done;
+    if (vips_colourspace(thumb, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    if (vips_cast(srgb, &cast, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    if (cast->Bands != 3 && cast->Bands != 4) {
+        vips_error("tessera", "%d bands after conversion to sRGB", cast->Bands);
+        goto done;
+    }
+    if (!(*buf = vips_image_write_to_memory(cast, len))) goto done;
+    *width = cast->Xsize;
+    *height = cast->Ysize;
+    *bands = cast->Bands;
+    result = 0;
+done:
+    VIPS_UNREF(thumb); VIPS_UNREF(srgb); VIPS_UNREF(cast);
+    return result;
+}
+
 /* MARK: - Writing */
 
 /* A copy of `in` (sharing its pixels) without a single metadata field. The savers' "strip" option is not
@@ -148,6 +175,33 @@ static inline VipsImage *tessera_fixture_flat(int width, int height, int bands, 
     if (vips_copy(cast, &out, "interpretation", interpretation, NULL)) goto done;
 done:
     VIPS_UNREF(black); VIPS_UNREF(lit); VIPS_UNREF(cast);
+    return out;
+}
+
+/* width×height sRGB of one colour (r, g, b). */
+static inline VipsImage *tessera_fixture_solid(int width, int height, double r, double g, double b) {
+    VipsImage *black = NULL, *lit = NULL, *cast = NULL, *out = NULL;
+    double zero[3] = {0.0, 0.0, 0.0}, ink[3] = {r, g, b};
+    if (vips_black(&black, width, height, "bands", 3, NULL)) goto done;
+    if (vips_linear(black, &lit, zero, ink, 3, NULL)) goto done;
+    if (vips_cast(lit, &cast, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    if (vips_copy(cast, &out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+done:
+    VIPS_UNREF(black); VIPS_UNREF(lit); VIPS_UNREF(cast);
+    return out;
+}
+
+/* `in` (sRGB, 3 bands) with an alpha band: opaque in the left `opaque` fraction of the width, transparent
+   elsewhere, like a cut-out on a transparent background. */
+static inline VipsImage *tessera_fixture_cutout(VipsImage *in, double opaque) {
+    VipsImage *xyz = NULL, *x = NULL, *mask = NULL, *alpha = NULL, *out = NULL;
+    if (vips_xyz(&xyz, in->Xsize, in->Ysize, NULL)) goto done;
+    if (vips_extract_band(xyz, &x, 0, NULL)) goto done;
+    if (vips_less_const1(x, &mask, opaque * in->Xsize, NULL)) goto done;
+    if (vips_cast(mask, &alpha, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    if (vips_bandjoin2(in, alpha, &out, NULL)) goto done;
+done:
+    VIPS_UNREF(xyz); VIPS_UNREF(x); VIPS_UNREF(mask); VIPS_UNREF(alpha);
     return out;
 }
 

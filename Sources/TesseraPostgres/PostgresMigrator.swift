@@ -186,6 +186,21 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX gallery_member_account ON gallery_member (account_id)",
             ]),
+        // Issue 13 (docs/filters.md): the library's filters. `colors` is the palette computed at index time, a
+        // bit per colour (`LibraryPhoto.colorBits`), NULL for rows indexed before it (the indexer reads those
+        // files again); the licence as the photo's metadata gave it when indexed, with its two facts.
+        Migration(
+            version: 8, name: "library filters",
+            sql: [
+                """
+                ALTER TABLE library_photo
+                    ADD COLUMN colors integer,
+                    ADD COLUMN license_id text,
+                    ADD COLUMN license_family text,
+                    ADD COLUMN commercial_use boolean,
+                    ADD COLUMN modification_allowed boolean
+                """
+            ]),
         // Issue 12, parts 5 and 6 (docs/accounts.md, "Public and drop links"), as SQLite's `v7-links`: links to
         // one gallery each, gone with it when it is deleted for good and with the account that made them.
         Migration(

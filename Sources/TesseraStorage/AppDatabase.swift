@@ -213,6 +213,18 @@ public final class AppDatabase: Sendable {
                 table.primaryKey(["galleryId", "accountId"])
             }
         }
+        // Issue 13 (docs/filters.md): what the library's search filters read. `colors` is the palette computed at
+        // index time, a bit per colour (`LibraryPhoto.colorBits`), NULL for rows indexed before it: the indexer
+        // reads those files again. The licence as the photo's metadata gave it when indexed, with its two facts.
+        migrator.registerMigration("v6-filters") { db in
+            try db.alter(table: "libraryPhoto") { table in
+                table.add(column: "colors", .integer)
+                table.add(column: "licenseId", .text)
+                table.add(column: "licenseFamily", .text)
+                table.add(column: "commercialUse", .boolean)
+                table.add(column: "modificationAllowed", .boolean)
+            }
+        }
         // Issue 12, parts 5 and 6 (docs/accounts.md, "Public and drop links"): links to one gallery each, gone
         // with it when it is deleted for good and with the account that made them. The slug is kept as it is
         // (the owner copies the link again), the password only as bcrypt.

@@ -32,6 +32,19 @@ final class TestImage {
             tessera_fixture_flat(Int32(width), Int32(height), Int32(bands), value, format, interpretation))
     }
 
+    /// One colour, 8-bit sRGB.
+    static func solid(width: Int = 120, height: Int = 80, _ red: Double, _ green: Double, _ blue: Double) throws
+        -> TestImage
+    {
+        try Vips.ensureStarted()
+        return TestImage(tessera_fixture_solid(Int32(width), Int32(height), red, green, blue))
+    }
+
+    /// With an alpha band: opaque on the left `opaque` fraction of the width, transparent on the rest.
+    func cutout(opaque: Double) -> TestImage {
+        derived { tessera_fixture_cutout($0, opaque) }
+    }
+
     /// Sets metadata fields the savers write out: `orientation`, `exif-data`, `iptc-data`, `xmp-data`.
     func with(orientation: Int? = nil, exif: [UInt8]? = nil, iptc: [UInt8]? = nil, xmp: String? = nil) -> TestImage {
         if let orientation { vips_image_set_int(pointer, "orientation", Int32(orientation)) }

@@ -87,5 +87,31 @@ struct AppDatabaseTests {
         }
     }
 
+    /// Issue 13's migration, after issue 12's: the library's rows stay, with empty filter columns that the
+    /// indexer fills on its next run (docs/filters.md).
+    @Test func anIndexFromBeforeTheFiltersKeepsItsPhotosWithEmptyFilterColumns() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v5-gallery-owners")
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO libraryPhoto (id, root, path, size, modified, format, width, height, title, keywords,
+                        tags, metadata, indexedAt)
+                    VALUES ('a', '/photos', 'a.jpg', 1, 1, 'jpeg', 800, 600, 'Old', '[]', '[]', '[]', 1)
+                    """)
+        }
+        let database = try AppDatabase(queue)
+        try database.writer.read { db throws in
+            let applied = try AppDatabase.migrator.appliedMigrations(db)
+            let owners = try #require(applied.firstIndex(of: "v5-gallery-owners"))
+            #expect(applied.firstIndex(of: "v6-filters") == owners + 1)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM libraryPhoto"))
+            #expect(row["title"] == "Old")
+            for column in ["colors", "licenseId", "licenseFamily", "commercialUse", "modificationAllowed"] {
+                #expect(row.hasColumn(column) && (row[column] as DatabaseValue).isNull, "\(column)")
+            }
+        }
+    }
+
     private static var migrationCount: Int { AppDatabase.migrator.migrations.count }
 }

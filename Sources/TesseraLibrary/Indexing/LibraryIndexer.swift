@@ -49,7 +49,11 @@ public struct LibraryIndexer: Sendable {
         run.summary.removed += try await saving { () async throws(LibraryError) in
             try await store.remove(paths: gone, root: root)
         }
-        let toRead = listing.files.filter { known[$0.path] != $0.stamp }
+        // Photos indexed before palettes were are read again, once (docs/filters.md).
+        let withoutPalette = try await saving { () async throws(LibraryError) in
+            try await store.pathsWithoutPalette(root: root)
+        }
+        let toRead = listing.files.filter { known[$0.path] != $0.stamp || withoutPalette.contains($0.path) }
         run.summary.unchanged = listing.files.count - toRead.count
         onEvent(.listed(files: listing.files.count, toRead: toRead.count))
 

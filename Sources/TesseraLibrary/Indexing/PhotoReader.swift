@@ -2,7 +2,8 @@ import Foundation
 import TesseraCore
 import TesseraImageProcessing
 
-/// Reads one file into a `LibraryPhoto`: images by their first bytes, then libvips for size and metadata.
+/// Reads one file into a `LibraryPhoto`: images by their first bytes, then libvips for size and metadata, and
+/// for its colours from a small thumbnail (`ColorPalette`).
 /// Synchronous and blocking: the indexer calls it on its `BlockingPool`.
 struct PhotoReader: Sendable {
     enum Outcome: Sendable {
@@ -37,7 +38,11 @@ struct PhotoReader: Sendable {
         } catch {
             return .failed(IndexWarning(path: file.path, problem: .unreadableImage(Self.describe(error))))
         }
-        return .photo(Self.photo(file, root: root, info: info, now: now))
+        var photo = Self.photo(file, root: root, info: info, now: now)
+        // Decoding the pixels can fail where the header did not (a truncated file) or be refused (too many
+        // pixels): the photo is still indexed, with no colours, and not read again until it changes.
+        photo.palette = (try? processor.palette(fileAt: file.absolutePath)) ?? .empty
+        return .photo(photo)
     }
 
     static func photo(_ file: FoundFile, root: String, info: ImageInfo, now: Date) -> LibraryPhoto {

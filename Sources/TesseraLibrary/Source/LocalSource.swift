@@ -23,11 +23,23 @@ public struct LocalSource: MediaSource {
     }
 
     public func search(_ query: String, in section: SectionID, page: Int) async throws -> SourcePage {
+        try await search(query, in: section, page: page, filters: .none)
+    }
+
+    /// Every filter is applied by the index itself, in SQL (`LibraryFilter`): pages and totals count only the
+    /// photos that pass.
+    public func nativeFilters(_ filters: SearchFilters, in section: SectionID) -> Set<SearchFilters.Name> {
+        Set(filters.names)
+    }
+
+    public func search(
+        _ query: String, in section: SectionID, page: Int, filters: SearchFilters
+    ) async throws -> SourcePage {
         guard availability.isEnabled else { throw SourceError.disabled(.local, reason: Self.disabledReason) }
         let result: LibraryPage
         do {
             result = try await store.search(
-                SearchQuery(query), roots: roots, page: page, pageSize: SearchRequest.pageSize)
+                SearchQuery(query), roots: roots, filters: filters, page: page, pageSize: SearchRequest.pageSize)
         } catch {
             throw SourceError.serviceError(.local, status: nil, detail: error.message)
         }

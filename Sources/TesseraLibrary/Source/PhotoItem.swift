@@ -23,7 +23,7 @@ extension LibraryPhoto {
     }
 
     /// The licence the file embeds, else its folder's default, else `unknown` (`Licenses.embedded`).
-    var license: License {
+    public var license: License {
         func entry(_ label: String) -> String? { metadata.first { $0.label == label }?.value }
         return Licenses.embedded(
             licenseURL: entry(Self.licenseLinkLabel), usageTerms: entry(Self.usageTermsLabel), copyright: copyright,

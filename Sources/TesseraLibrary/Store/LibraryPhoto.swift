@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TesseraCore
+import TesseraImageProcessing
 
 /// One photo file of a library, as the `libraryPhoto` table keeps it.
 public struct LibraryPhoto: Sendable, Hashable {
@@ -29,12 +30,15 @@ public struct LibraryPhoto: Sendable, Hashable {
     /// Every other field the file's metadata has, for the detail view.
     public var metadata: [MetadataEntry]
     public var indexedAt: Date
+    /// Its colours, computed once at index time; `nil` for a row indexed before palettes were (the indexer
+    /// reads such files again, docs/filters.md).
+    public var palette: ColorPalette?
 
     public init(
         root: String, path: String, stamp: FileStamp, format: String, width: Int?, height: Int?, title: String,
         caption: String? = nil, keywords: [String] = [], tags: [String] = [], creator: String? = nil,
         copyright: String? = nil, capturedAt: Date? = nil, camera: String? = nil, metadata: [MetadataEntry] = [],
-        indexedAt: Date
+        indexedAt: Date, palette: ColorPalette? = nil
     ) {
         self.id = StableID.make(root: root, path: path)
         self.root = root
@@ -53,6 +57,7 @@ public struct LibraryPhoto: Sendable, Hashable {
         self.camera = camera
         self.metadata = metadata
         self.indexedAt = indexedAt
+        self.palette = palette
     }
 
     /// The file's absolute path.
@@ -91,19 +96,22 @@ extension LibraryPhoto: FetchableRecord {
             pair.count == 2 ? MetadataEntry(pair[0], pair[1]) : nil
         }
         indexedAt = Date(timeIntervalSince1970: row["indexedAt"])
+        palette = Self.palette(mask: row["colors"])
     }
 
     /// The columns `LibraryStore` writes, in `columnNames` order.
     static let columnNames = [
         "id", "root", "path", "size", "modified", "format", "width", "height", "title", "caption", "keywords",
-        "tags", "creator", "copyright", "capturedAt", "camera", "metadata", "indexedAt",
+        "tags", "creator", "copyright", "capturedAt", "camera", "metadata", "indexedAt", "colors", "licenseId",
+        "licenseFamily", "commercialUse", "modificationAllowed",
     ]
 
     var columnValues: StatementArguments {
         [
             id, root, path, stamp.size, stamp.modifiedNanoseconds, format, width, height, title, caption,
             Self.encode(keywords), Self.encode(tags), creator, copyright, capturedAt?.timeIntervalSince1970, camera,
-            Self.encode(metadata.map { [$0.label, $0.value] }), indexedAt.timeIntervalSince1970,
+            Self.encode(metadata.map { [$0.label, $0.value] }), indexedAt.timeIntervalSince1970, colorMask,
+            license.id.rawValue, license.id.family, license.allowsCommercialUse, license.allowsModification,
         ]
     }
 

@@ -1,4 +1,5 @@
 import GRDB
+import TesseraCore
 
 /// One page of photos that match a search, best first.
 public struct LibraryPage: Sendable, Hashable {
@@ -20,26 +21,33 @@ extension LibraryStore {
     /// How many of the newest matches a broad search ranks by bm25 (see `search`).
     public static let rankedWindow = 1_000
 
-    /// Photos matching every word of `query` as a prefix, best first, `pageSize` a page, with the exact total.
+    /// Photos matching every word of `query` as a prefix and every filter, best first, `pageSize` a page, with
+    /// the exact total.
     ///
     /// Ranked by bm25 (title weighs most, then keywords, folder and file-name tags, caption). A search that
     /// matches more than `rankedWindow` photos ranks the newest `rankedWindow` of them (most recently indexed)
     /// and lists the rest after them, newest first: bm25 costs microseconds a row, and a word in a third of
     /// 100,000 photos would otherwise take far longer than the 10 ms a search may.
     ///
-    /// - Parameter roots: only photos under these library folders (real paths); `nil` for every indexed one.
+    /// - Parameters:
+    ///   - roots: only photos under these library folders (real paths); `nil` for every indexed one.
+    ///   - filters: applied in SQL (`LibraryFilter`), so totals and pages count only what passes.
     public func search(
-        _ query: SearchQuery, roots: [String]? = nil, page: Int = 1, pageSize: Int = 20
+        _ query: SearchQuery, roots: [String]? = nil, filters: SearchFilters = .none, page: Int = 1,
+        pageSize: Int = 20
     ) async throws(LibraryError) -> LibraryPage {
         guard let match = query.matchExpression, page >= 1, pageSize >= 1 else { return .empty }
         if let roots, roots.isEmpty { return .empty }
+        let filter = LibraryFilter(filters)
+        if filter.matchesNothing { return .empty }
         let offset = (page - 1) * pageSize
         return try await read { db in
+            var conditions = LibraryConditions()
             // Filtering by folder costs a row lookup per match: only when the index holds other folders too.
-            if let roots, !Set(try Self.indexedRoots(db)).isSubset(of: roots) {
-                return try Self.search(match, within: roots, offset: offset, limit: pageSize, db)
-            }
-            return try Self.search(match, offset: offset, limit: pageSize, db)
+            if let roots, !Set(try Self.indexedRoots(db)).isSubset(of: roots) { conditions.add(roots: roots) }
+            conditions.add(filter)
+            if conditions.isEmpty { return try Self.search(match, offset: offset, limit: pageSize, db) }
+            return try Self.search(match, where: conditions, offset: offset, limit: pageSize, db)
         }
     }
 
@@ -118,32 +126,6 @@ extension LibraryStore {
         var byRowid: [Int64: LibraryPhoto] = [:]
         for row in rows { byRowid[row["ftsRowid"]] = try LibraryPhoto(row: row) }
         return rowids.compactMap { byRowid[$0] }
-    }
-
-    /// The search limited to some folders of a larger index: each match is looked up to check its folder.
-    static func search(_ match: String, within roots: [String], offset: Int, limit: Int, _ db: Database) throws
-        -> LibraryPage
-    {
-        let rootList = "(\(Array(repeating: "?", count: roots.count).joined(separator: ", ")))"
-        let arguments: StatementArguments = [match] + StatementArguments(roots)
-        let total =
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT count(*) FROM libraryPhotoSearch s JOIN libraryPhoto p ON p.rowid = s.rowid
-                        WHERE libraryPhotoSearch MATCH ? AND p.root IN \(rootList)
-                        """),
-                arguments: arguments) ?? 0
-        guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
-        let photos = try LibraryPhoto.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT p.* FROM libraryPhotoSearch s JOIN libraryPhoto p ON p.rowid = s.rowid
-                    WHERE libraryPhotoSearch MATCH ? AND p.root IN \(rootList)
-                    ORDER BY s.rank LIMIT ? OFFSET ?
-                    """),
-            arguments: arguments + [limit, offset])
-        return LibraryPage(photos: photos, total: total, hasMore: offset + photos.count < total)
     }
 }
 

@@ -1,3 +1,5 @@
+import TesseraCore
+
 /// What the indexer and the `local` source need of the photo index, whatever holds it: SQLite FTS5 in the data
 /// folder (`LibraryStore`) or PostgreSQL full-text search shared by several servers (`PostgresLibraryStore`).
 ///
@@ -25,11 +27,17 @@ public protocol LibraryStoring: Sendable {
     /// Every library folder with at least one photo indexed.
     func roots() async throws(LibraryError) -> [String]
 
-    /// Photos matching every word of `query` as a prefix, best first, `pageSize` a page, with the exact total.
+    /// Photos matching every word of `query` as a prefix and every filter, best first, `pageSize` a page, with
+    /// the exact total. Both engines apply the filters in SQL by the same rules (`LibraryFilter`).
     ///
     /// - Parameter roots: only photos under these library folders (real paths); `nil` for every indexed one.
-    func search(_ query: SearchQuery, roots: [String]?, page: Int, pageSize: Int) async throws(LibraryError)
-        -> LibraryPage
+    func search(
+        _ query: SearchQuery, roots: [String]?, filters: SearchFilters, page: Int, pageSize: Int
+    ) async throws(LibraryError) -> LibraryPage
+
+    /// Paths under `root` of the photos indexed before palettes were (no colours stored): the indexer reads
+    /// those files again, so an index made by an older Tessera gets its palettes on the next run.
+    func pathsWithoutPalette(root: String) async throws(LibraryError) -> Set<String>
 
     /// Runs `body` if no other server indexes this index now, holding that turn until `body` returns; `nil`
     /// without running it when another one does. An index of one server's own (SQLite) always runs it.
@@ -47,6 +55,13 @@ extension LibraryStoring {
     @discardableResult
     public func remove(paths: [String], root: String) async throws(LibraryError) -> Int {
         try await update(root: root, saving: [], removing: paths)
+    }
+
+    /// The search without filters.
+    public func search(_ query: SearchQuery, roots: [String]?, page: Int, pageSize: Int) async throws(LibraryError)
+        -> LibraryPage
+    {
+        try await search(query, roots: roots, filters: .none, page: page, pageSize: pageSize)
     }
 
     /// How many photos are indexed in all.

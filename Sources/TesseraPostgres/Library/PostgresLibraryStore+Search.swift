@@ -1,4 +1,5 @@
 import PostgresNIO
+import TesseraCore
 import TesseraLibrary
 
 extension PostgresLibraryStore {
@@ -12,17 +13,23 @@ extension PostgresLibraryStore {
     /// ranked alike (title, keywords, tags, caption), and past `LibraryStore.rankedWindow` matches the newest
     /// ones ranked and the rest after them newest first, as there (`ts_rank` costs about as much a row).
     /// Two round trips for a page in the window: the total with the window's `seq`s, then the ranked page.
+    ///
+    /// The filters are conditions beside the text search's (`LibraryFilter`, as `LibraryStore` writes them), so
+    /// the total and the pages count only the photos that pass.
     public func search(
-        _ query: SearchQuery, roots: [String]? = nil, page: Int = 1, pageSize: Int = 20
+        _ query: SearchQuery, roots: [String]? = nil, filters: SearchFilters = .none, page: Int = 1,
+        pageSize: Int = 20
     ) async throws(LibraryError) -> LibraryPage {
         guard let tsQuery = SearchText.query(query), page >= 1, pageSize >= 1 else { return .empty }
         if let roots, roots.isEmpty { return .empty }
+        let narrowing = LibraryFilter(filters)
+        if narrowing.matchesNothing { return .empty }
         let offset = (page - 1) * pageSize
         let every = roots == nil
         let roots = roots ?? []
         let window = LibraryStore.rankedWindow
         return try await connection { connection in
-            let filter = Filter(tsQuery: tsQuery, every: every, roots: roots)
+            let filter = Filter(tsQuery: tsQuery, every: every, roots: roots, narrowing: narrowing)
             // One pass over the matches (a bitmap scan of the GIN index, whatever the planner would guess for a
             // `LIMIT` on `seq`): the exact total and the `seq`s of the newest `window`, the ones ranked.
             var total = 0
@@ -74,6 +81,7 @@ extension PostgresLibraryStore {
         let tsQuery: String
         let every: Bool
         let roots: [String]
+        let narrowing: LibraryFilter
     }
 }
 
@@ -87,6 +95,52 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(unescaped: " OR root = ANY(")
         appendInterpolation(filter.roots)
         appendInterpolation(unescaped: "))")
+        appendFilter(filter.narrowing)
+    }
+
+    /// docs/filters.md's rules, as `LibraryStore` (`LibraryConditions`) writes them for SQLite.
+    private mutating func appendFilter(_ filter: LibraryFilter) {
+        if filter.orientation != nil || filter.minimumShortSide != nil || filter.shortSideBelow != nil {
+            appendInterpolation(unescaped: " AND width > 0 AND height > 0")
+        }
+        switch filter.orientation {
+        case .square: appendInterpolation(unescaped: " AND 10 * width <= 11 * height AND 10 * height <= 11 * width")
+        case .landscape: appendInterpolation(unescaped: " AND 10 * width > 11 * height")
+        case .portrait: appendInterpolation(unescaped: " AND 10 * height > 11 * width")
+        case nil: break
+        }
+        if let minimum = filter.minimumShortSide {
+            appendInterpolation(unescaped: " AND width >= ")
+            appendInterpolation(minimum)
+            appendInterpolation(unescaped: " AND height >= ")
+            appendInterpolation(minimum)
+        }
+        if let below = filter.shortSideBelow {
+            appendInterpolation(unescaped: " AND (width < ")
+            appendInterpolation(below)
+            appendInterpolation(unescaped: " OR height < ")
+            appendInterpolation(below)
+            appendInterpolation(unescaped: ")")
+        }
+        if let bit = filter.colorBit {
+            appendInterpolation(unescaped: " AND (colors & ")
+            appendInterpolation(Int32(bit))
+            appendInterpolation(unescaped: ") <> 0")
+        }
+        if let license = filter.license {
+            appendInterpolation(unescaped: " AND license_id IS NOT NULL AND license_id <> ")
+            appendInterpolation(LicenseID.unknown.rawValue)
+            if license.commercial { appendInterpolation(unescaped: " AND commercial_use") }
+            if license.modification { appendInterpolation(unescaped: " AND modification_allowed") }
+            let ids = filter.licenseIDs
+            if !ids.isEmpty {
+                appendInterpolation(unescaped: " AND (license_id = ANY(")
+                appendInterpolation(ids)
+                appendInterpolation(unescaped: ") OR license_family = ANY(")
+                appendInterpolation(ids)
+                appendInterpolation(unescaped: "))")
+            }
+        }
     }
 }
 

@@ -37,6 +37,16 @@ public final class PostgresLibraryStore: LibraryStoring {
         }
     }
 
+    public func pathsWithoutPalette(root: String) async throws(LibraryError) -> Set<String> {
+        try await connection { connection in
+            var paths = Set<String>()
+            let rows = try await connection.query(
+                "SELECT path FROM library_photo WHERE root = \(root) AND colors IS NULL", logger: .quiet)
+            for try await path in rows.decode(String.self) { paths.insert(path) }
+            return paths
+        }
+    }
+
     @discardableResult
     public func update(root: String, saving photos: [LibraryPhoto], removing paths: [String]) async throws(LibraryError)
         -> Int
@@ -67,7 +77,7 @@ public final class PostgresLibraryStore: LibraryStoring {
     private static func upsert(_ photos: ArraySlice<LibraryPhoto>, _ connection: PostgresConnection) async throws {
         var last: [String: Int] = [:]
         for (offset, photo) in photos.enumerated() { last[photo.path] = offset }
-        var binds = PostgresBindings(capacity: photos.count * 19)
+        var binds = PostgresBindings(capacity: photos.count * 24)
         var rows: [String] = []
         for (offset, photo) in photos.enumerated() where last[photo.path] == offset {
             let first = binds.count + 1
@@ -89,6 +99,11 @@ public final class PostgresLibraryStore: LibraryStoring {
             binds.append(photo.camera)
             binds.append(photo.metadata.flatMap { [$0.label, $0.value] })
             binds.append(photo.indexedAt.timeIntervalSince1970)
+            binds.append(photo.colorMask.map(Int32.init))
+            binds.append(photo.license.id.rawValue)
+            binds.append(photo.license.id.family)
+            binds.append(photo.license.allowsCommercialUse)
+            binds.append(photo.license.allowsModification)
             binds.append(SearchText.vector(of: photo))
             rows.append(
                 "(" + (first..<binds.count).map { "$\($0)" }.joined(separator: ", ") + ", $\(binds.count)::tsvector)")
@@ -96,14 +111,18 @@ public final class PostgresLibraryStore: LibraryStoring {
         let sql = """
             INSERT INTO library_photo (
                 id, root, path, size, modified, format, width, height, title, caption, keywords, tags, creator,
-                copyright, captured_at, camera, metadata, indexed_at, search)
+                copyright, captured_at, camera, metadata, indexed_at, colors, license_id, license_family,
+                commercial_use, modification_allowed, search)
             VALUES \(rows.joined(separator: ",\n"))
             ON CONFLICT (root, path) DO UPDATE SET
                 id = excluded.id, size = excluded.size, modified = excluded.modified, format = excluded.format,
                 width = excluded.width, height = excluded.height, title = excluded.title, caption = excluded.caption,
                 keywords = excluded.keywords, tags = excluded.tags, creator = excluded.creator,
                 copyright = excluded.copyright, captured_at = excluded.captured_at, camera = excluded.camera,
-                metadata = excluded.metadata, indexed_at = excluded.indexed_at, search = excluded.search
+                metadata = excluded.metadata, indexed_at = excluded.indexed_at, colors = excluded.colors,
+                license_id = excluded.license_id, license_family = excluded.license_family,
+                commercial_use = excluded.commercial_use, modification_allowed = excluded.modification_allowed,
+                search = excluded.search
             """
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: .quiet)
     }
@@ -182,7 +201,7 @@ public final class PostgresLibraryStore: LibraryStoring {
     /// The columns `photos` decodes, in its order.
     static let columns = """
         root, path, size, modified, format, width, height, title, caption, keywords, tags, creator, copyright, \
-        captured_at, camera, metadata, indexed_at
+        captured_at, camera, metadata, indexed_at, colors
         """
 
     static func photos(_ rows: PostgresRowSequence) async throws -> [LibraryPhoto] {
@@ -204,6 +223,7 @@ public final class PostgresLibraryStore: LibraryStoring {
             photo.copyright = try cells["copyright"].decode(String?.self)
             photo.capturedAt = try cells["captured_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:))
             photo.camera = try cells["camera"].decode(String?.self)
+            photo.palette = LibraryPhoto.palette(mask: try cells["colors"].decode(Int32?.self).map(Int.init))
             let metadata = try cells["metadata"].decode([String].self)
             photo.metadata = stride(from: 0, to: metadata.count - 1, by: 2).map {
                 MetadataEntry(metadata[$0], metadata[$0 + 1])
