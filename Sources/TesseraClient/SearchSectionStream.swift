@@ -37,6 +37,8 @@ public struct SearchSectionStream: AsyncSequence, Sendable {
                 switch event.event {
                 case "section":
                     return Section(try Self.decode(Components.Schemas.Section.self, event))
+                case "groups":
+                    continue  // The copies of one picture among the page's items: not what this sequence yields.
                 case "done":
                     _ = try Self.decode(Components.Schemas.SearchDone.self, event)
                     done = true

@@ -88,8 +88,11 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     MetaController(search: environment.search, readiness: readiness).addRoutes(to: router)
     MetricsController(registry: environment.metricsRegistry).addRoutes(to: router)
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
-    SearchController(search: environment.search, linker: environment.imageLinker, events: events)
-        .addRoutes(to: router)
+    SearchController(
+        search: environment.search, linker: environment.imageLinker, proxy: environment.imageProxy,
+        prefetch: environment.configuration.images.prefetch, events: events
+    )
+    .addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)
     HoldingController(galleries: environment.galleries).addRoutes(to: router)
     ImagesController(

@@ -14,6 +14,14 @@ public final class StandInServer: Sendable {
     /// How many times an image path was asked for (the image proxy must ask once per image).
     public func imageRequests(_ path: String) -> Int { imageHits.count(path) }
     public var totalImageRequests: Int { imageHits.total }
+    /// The paths of every image request so far (each once), for tests of what was asked at all.
+    public var requestedImagePaths: Set<String> { imageHits.paths }
+    /// What the image hosts answer for a path: `StandInImage.jpeg` everywhere unless a test says otherwise
+    /// (`StandInImage.distinct(for:)`: a picture of its own at every address).
+    public var images: @Sendable (String) -> [UInt8] {
+        get { imageHits.images }
+        set { imageHits.images = newValue }
+    }
     /// How long the image hosts wait before answering (zero by default), so requests overlap in tests.
     public var imageDelay: Duration {
         get { imageHits.delay }
@@ -38,9 +46,10 @@ public final class StandInServer: Sendable {
             router.get(RouterPath(path)) { request, _ in
                 images.add(request.uri.path)
                 if images.delay > .zero { await stopping.wait(until: .now + images.delay) }
+                let bytes = images.images(request.uri.path)
                 return Response(
-                    status: .ok, headers: [.contentType: "image/jpeg"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: StandInImage.jpeg)))
+                    status: .ok, headers: [.contentType: bytes.first == 0x89 ? "image/png" : "image/jpeg"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
             }
         }
         let (port, service) = try await startLoopbackServer(router, name: "standin")
@@ -106,6 +115,12 @@ public protocol StandInProvider: Sendable {
 final class ImageHits: Sendable {
     private let hits = Mutex<[String: Int]>([:])
     private let wait = Mutex(Duration.zero)
+    private let answer = Mutex<@Sendable (String) -> [UInt8]>({ _ in StandInImage.jpeg })
+    var images: @Sendable (String) -> [UInt8] {
+        get { answer.withLock { $0 } }
+        set { answer.withLock { $0 = newValue } }
+    }
+    var paths: Set<String> { hits.withLock { Set($0.keys) } }
     var delay: Duration {
         get { wait.withLock { $0 } }
         set { wait.withLock { $0 = newValue } }

@@ -30,8 +30,8 @@ struct OpenAPIEventSchemaTests {
             var samples: [Sample] = []
             let stream = try await client.execute(uri: "/api/search/stream?q=lynx&scope=all", method: .get)
             let events = serverSentEvents(stream.text)
-            #expect(Set(events.map(\.event)) == ["section", "done"])
-            #expect(events.count == 9)
+            #expect(Set(events.map(\.event)) == ["section", "groups", "done"])
+            #expect(events.count == 10)
             samples += events.map { Sample(stream: "/api/search/stream", event: $0.event, data: $0.data) }
             for uri in ["/api/search?q=lynx", "/api/search?q=lynx&scope=music&page=2"] {
                 samples.append(

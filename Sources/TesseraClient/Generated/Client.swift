@@ -394,8 +394,9 @@ internal struct Client: APIProtocol {
     /// The same search as server-sent events, a section as each source completes.
     ///
     /// Events: `section` (data: a Section, one per section as its source answers or fails, in completion
-    /// order) and finally `done` (data: {"query", "scope", "page", "sections": number of section events}).
-    /// Empty sections are not sent in `all`.
+    /// order), then `groups` (data: the copies of one picture among all the sections' items, see
+    /// SearchGroups) and finally `done` (data: {"query", "scope", "page", "sections": number of section
+    /// events}). Empty sections are not sent in `all`. A reader that does not group may ignore `groups`.
     ///
     ///
     /// - Remark: HTTP `GET /api/search/stream`.

@@ -35,8 +35,9 @@ internal protocol APIProtocol: Sendable {
     /// The same search as server-sent events, a section as each source completes.
     ///
     /// Events: `section` (data: a Section, one per section as its source answers or fails, in completion
-    /// order) and finally `done` (data: {"query", "scope", "page", "sections": number of section events}).
-    /// Empty sections are not sent in `all`.
+    /// order), then `groups` (data: the copies of one picture among all the sections' items, see
+    /// SearchGroups) and finally `done` (data: {"query", "scope", "page", "sections": number of section
+    /// events}). Empty sections are not sent in `all`. A reader that does not group may ignore `groups`.
     ///
     ///
     /// - Remark: HTTP `GET /api/search/stream`.
@@ -162,8 +163,9 @@ extension APIProtocol {
     /// The same search as server-sent events, a section as each source completes.
     ///
     /// Events: `section` (data: a Section, one per section as its source answers or fails, in completion
-    /// order) and finally `done` (data: {"query", "scope", "page", "sections": number of section events}).
-    /// Empty sections are not sent in `all`.
+    /// order), then `groups` (data: the copies of one picture among all the sections' items, see
+    /// SearchGroups) and finally `done` (data: {"query", "scope", "page", "sections": number of section
+    /// events}). Empty sections are not sent in `all`. A reader that does not group may ignore `groups`.
     ///
     ///
     /// - Remark: HTTP `GET /api/search/stream`.

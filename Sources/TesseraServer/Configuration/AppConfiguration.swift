@@ -230,6 +230,9 @@ public struct ImageSettings: Sendable, Hashable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Fetch images from loopback and private networks too (origins of source overrides always are).
     public var allowPrivateNetworks = false
+    /// Make each streamed page's thumbnails at once, to group its pictures by look and warm the caches
+    /// (docs/filters.md, "One picture, shown once").
+    public var prefetch = true
 
     public init() {}
 
@@ -248,13 +251,16 @@ public struct ImageSettings: Sendable, Hashable {
         if let value = try number("TESSERA_IMAGE_MAX_MB", 1...1_024) { maxBytes = value * megabyte }
         if let value = try number("TESSERA_IMAGE_MAX_MEGAPIXELS", 1...1_000) { maxPixels = value * 1_000_000 }
         if let value = try number("TESSERA_IMAGE_CONCURRENCY", 1...256) { concurrency = value }
-        if let text = environment["TESSERA_IMAGE_ALLOW_PRIVATE"]?.lowercased(), !text.isEmpty {
+        func flag(_ name: String) throws(ConfigurationError) -> Bool? {
+            guard let text = environment[name]?.lowercased(), !text.isEmpty else { return nil }
             switch text {
-            case "1", "true", "yes": allowPrivateNetworks = true
-            case "0", "false", "no": allowPrivateNetworks = false
-            default: throw .invalid("TESSERA_IMAGE_ALLOW_PRIVATE must be true or false (got \"\(text)\").")
+            case "1", "true", "yes": return true
+            case "0", "false", "no": return false
+            default: throw .invalid("\(name) must be true or false (got \"\(text)\").")
             }
         }
+        if let value = try flag("TESSERA_IMAGE_ALLOW_PRIVATE") { allowPrivateNetworks = value }
+        if let value = try flag("TESSERA_IMAGE_PREFETCH") { prefetch = value }
     }
 }
 

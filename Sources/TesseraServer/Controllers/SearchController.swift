@@ -2,12 +2,17 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TesseraCore
+import TesseraImageProxy
 
 /// `/api/search` (the whole answer) and `/api/search/stream` (server-sent events, a section as each
-/// source completes, then `done`).
+/// source completes, then `groups`, then `done`).
 struct SearchController<Context: ConnectionRequestContext> {
     let search: SearchService
     let linker: any ImageLinking
+    /// Whose hashes group the stream's pictures by look, and who makes the thumbnails the prefetch asks for.
+    let proxy: ImageProxy
+    /// `TESSERA_IMAGE_PREFETCH`: make each streamed page's thumbnails at once (`ThumbnailPrefetch`).
+    var prefetch = true
     /// Heartbeats and backlog of `/api/search/stream`.
     var events = ServerSentEvents.Settings()
 
@@ -54,18 +59,27 @@ struct SearchController<Context: ConnectionRequestContext> {
     private func stream(_ request: Request, _ connection: ConnectionHandle) throws -> Response {
         let searchRequest = try validated(request)
         let sections = search.stream(searchRequest)
-        let linker = self.linker
+        let (linker, proxy, prefetch) = (self.linker, self.proxy, self.prefetch)
         return ServerSentEvents.stream(events, connection: connection) { sink in
             // A comment line first, so proxies and browsers see the stream open at once.
             sink.send(ByteBuffer(string: ": tessera search\n\n"))
-            var count = 0
+            let thumbnails = prefetch ? ThumbnailPrefetch(proxy: proxy) : nil
+            defer { thumbnails?.cancel() }
+            var page: [(id: SectionID, items: [Item])] = []
             for await section in sections {
-                count += 1
-                sink.send(ServerSentEvents.event("section", json: JSONBody.encode(section.linkingImages(with: linker))))
+                let linked = section.linkingImages(with: linker)
+                sink.send(ServerSentEvents.event("section", json: JSONBody.encode(linked)))
+                page.append((linked.id, linked.items))
+                thumbnails?.add(linked.items)
             }
+            await thumbnails?.finish()
+            // In the page's order (the sections' fixed order), whichever source answered first.
+            let items = page.sorted { $0.id < $1.id }.flatMap(\.items)
+            let groups = PictureGrouping.groups(of: items, hashes: await proxy.thumbnailHashes(of: items))
+            sink.send(ServerSentEvents.event("groups", json: JSONBody.encode(Groups(groups))))
             let done = Done(
                 query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
-                sections: count)
+                sections: page.count)
             sink.send(ServerSentEvents.event("done", json: JSONBody.encode(done)))
         }
     }
@@ -73,6 +87,20 @@ struct SearchController<Context: ConnectionRequestContext> {
     /// Milliseconds with two decimals, as `Server-Timing` writes them.
     static func milliseconds(_ duration: Duration) -> String {
         String((duration.milliseconds * 100).rounded() / 100)
+    }
+
+    /// The event before `done`: the copies of one picture among the page's items (groups of two or more),
+    /// each with the copy to show, listed first.
+    struct Groups: Encodable {
+        struct Group: Encodable {
+            let items: [ItemID]
+            let representative: ItemID
+        }
+        let groups: [Group]
+
+        init(_ groups: [PictureGroup]) {
+            self.groups = groups.map { Group(items: $0.members, representative: $0.representative) }
+        }
     }
 
     /// The last event: what was searched and how many sections were sent.
