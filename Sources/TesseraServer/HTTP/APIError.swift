@@ -75,7 +75,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 logger.error(
                     "request failed",
                     metadata: [
-                        "method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(300))",
+                        "method": "\(request.method.rawValue)", "path": "\(LoggedPath.of(request.uri.path))",
                         "status": "\(answer.status.code)", "code": "\(answer.code)",
                         "error": "\(answer.underlying.map { "\($0)" } ?? answer.message)",
                     ])
@@ -119,5 +119,19 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
             return APIError(status: error.status, code: code, message: error.body ?? error.status.reasonPhrase + ".")
         }
+    }
+}
+
+/// A path as the log shows it: at most 300 characters, and a public or drop link's slug left out, since the
+/// slug is the link's secret (docs/accounts.md, "Public and drop links").
+enum LoggedPath {
+    static func of(_ path: String) -> String {
+        var parts = path.prefix(300).split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count > 2, parts[1] == "s" {
+            parts[2] = "…"
+        } else if parts.count > 3, parts[1] == "api", parts[2] == "shared" {
+            parts[3] = "…"
+        }
+        return parts.joined(separator: "/")
     }
 }
