@@ -97,11 +97,8 @@ struct AccountsController<Context: PrincipalRequestContext> {
     private func signIn(_ request: Request, _ context: Context) async throws -> Response {
         guard mode == .accounts else { throw AccountError.accountsOff }
         let body = try await Self.json(SignIn.self, request)
-        let client = ClientAddress.key(
-            peer: context.remoteAddress, forwardedFor: request.headers[values: FairUseMiddleware<Context>.forwardedFor],
-            trusted: trustedProxies)
-        let (account, secret) = try await accounts.signIn(
-            name: body.name, password: body.password, client: client.map { String(format: "%02x", $0) }.joined())
+        let client = ClientAddress.text(of: request, peer: context.remoteAddress, trusted: trustedProxies)
+        let (account, secret) = try await accounts.signIn(name: body.name, password: body.password, client: client)
         var response = JSONBody.response(
             Me(auth: mode.rawValue, account: Self.json(account), via: "session"))
         response.setCookie(cookie.setting(secret))

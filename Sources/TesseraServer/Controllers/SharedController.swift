@@ -89,13 +89,9 @@ struct SharedController<Context: ConnectionRequestContext & PrincipalRequestCont
         async throws
     {
         guard let accounts, let hash = link.passwordHash else { return }
-        let client = ClientAddress.key(
-            peer: context.remoteAddress, forwardedFor: request.headers[values: FairUseMiddleware<Context>.forwardedFor],
-            trusted: trustedProxies)
+        let client = ClientAddress.text(of: request, peer: context.remoteAddress, trusted: trustedProxies)
         guard
-            try await accounts.verifyLinkPassword(
-                password, hash: hash, linkID: link.id.rawValue,
-                client: client.map { String(format: "%02x", $0) }.joined())
+            try await accounts.verifyLinkPassword(password, hash: hash, linkID: link.id.rawValue, client: client)
         else { throw GalleryError.link(.passwordWrong) }
     }
 

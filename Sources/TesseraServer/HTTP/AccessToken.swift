@@ -11,18 +11,11 @@ struct AccessToken: Sendable {
             return true
         }
         guard let cookieHeader else { return false }
-        let prefix = Self.cookieName + "="
-        return cookieHeader.split(separator: ";").contains { pair in
-            let pair = pair.trimmingPrefix(" ")
-            return pair.hasPrefix(prefix) && matches(String(pair.dropFirst(prefix.count)))
-        }
+        return RequestCookies.values(named: Self.cookieName, in: cookieHeader).contains { matches($0) }
     }
 
     /// Compares in constant time, so response timing does not reveal the token.
-    func matches(_ candidate: String) -> Bool {
-        let a = Array(candidate.utf8)
-        let b = Array(token.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    func matches(_ candidate: some StringProtocol) -> Bool {
+        RequestCookies.constantTimeEqual(candidate, token)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import TesseraAccounts
@@ -89,5 +90,17 @@ enum ClientAddress {
             if !isTrusted(address) { break }
         }
         return client.clientKey
+    }
+
+    static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
+
+    /// `key` of whoever sent `request` over a connection from `peer`.
+    static func key(of request: Request, peer: SocketAddress?, trusted: [IPNetwork]) -> [UInt8] {
+        key(peer: peer, forwardedFor: request.headers[values: forwardedFor], trusted: trusted)
+    }
+
+    /// The same as hex text: how the back-off of sign-ins and link passwords names a client.
+    static func text(of request: Request, peer: SocketAddress?, trusted: [IPNetwork]) -> String {
+        key(of: request, peer: peer, trusted: trusted).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -117,9 +117,7 @@ struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         let kind = try await Self.kind(of: &request, maxJSONBytes: maxJSONBytes)
         let isStream = request.method == .get && Self.isEventStream(request.uri.path)
         guard kind != nil || isStream else { return try await next(request, context) }
-        let client = ClientAddress.key(
-            peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor],
-            trusted: trustedProxies)
+        let client = ClientAddress.key(of: request, peer: context.remoteAddress, trusted: trustedProxies)
         if let kind { try fairUse.take(kind, client: client) }
         guard isStream else { return try await next(request, context) }
         // The slot is held by the answer's body, so it is given back when the stream ends or the answer
@@ -139,8 +137,6 @@ struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         return path == "/api/search/stream"
             || (parts.count == 5 && parts[1] == "api" && parts[2] == "galleries" && parts[4] == "events")
     }
-
-    static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
 
     /// Which budget a request draws on, if any. A JSON item body is read here (it is small) to tell a URL
     /// import from adding a search result, and handed on unchanged.

@@ -31,29 +31,17 @@ struct LinkCookie: Sendable {
     /// Whether the request carries a cookie unlocking `link` that has not run out at `moment`.
     static func unlocks(_ request: Request, _ link: GalleryLink, at moment: Date) -> Bool {
         guard link.passwordHash != nil else { return true }
-        let prefix = name(link) + "="
-        let header = request.headers[values: .cookie].joined(separator: "; ")
-        for pair in header.split(separator: ";") {
-            let pair = pair.trimmingPrefix(" ")
-            guard pair.hasPrefix(prefix) else { continue }
-            let parts = pair.dropFirst(prefix.count).split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, let expiry = Int(parts[0]), Double(expiry) > moment.timeIntervalSince1970,
-                constantTimeEqual(String(parts[1]), signature(link, expiry: expiry))
-            else { continue }
-            return true
+        return RequestCookies.values(named: name(link), in: request).contains { value in
+            let parts = value.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, let expiry = Int(parts[0]), Double(expiry) > moment.timeIntervalSince1970
+            else { return false }
+            return RequestCookies.constantTimeEqual(parts[1], signature(link, expiry: expiry))
         }
-        return false
     }
 
     static func signature(_ link: GalleryLink, expiry: Int) -> String {
         let key = SymmetricKey(data: Data((link.passwordHash ?? "").utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Data("tessera-link:\(link.id):\(expiry)".utf8), using: key)
         return mac.map { String(format: "%02x", $0) }.joined()
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -26,14 +26,6 @@ struct SessionCookie: Sendable {
 
     /// The session secret in a request's cookies, if any.
     static func secret(in request: Request) -> String? {
-        let header = request.headers[values: .cookie].joined(separator: "; ")
-        for pair in header.split(separator: ";") {
-            let pair = pair.trimmingPrefix(" ")
-            if pair.hasPrefix(name + "=") {
-                let value = String(pair.dropFirst(name.count + 1))
-                if !value.isEmpty { return value }
-            }
-        }
-        return nil
+        RequestCookies.values(named: name, in: request).first { !$0.isEmpty }.map(String.init)
     }
 }
