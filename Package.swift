@@ -64,11 +64,14 @@ let package = Package(
         ),
         // libvips, the C library: `pkg-config vips`, Debian's libvips-dev. Fixed-argument wrappers in shim.h.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // A lock around liborc's unguarded free of compiled code, which libvips calls (Sources/COrcLock).
+        .target(name: "COrcLock"),
         // Image bytes in and out through libvips: sniffing, headers, thumbnails, embedded metadata.
         .target(
             name: "TesseraImageProcessing",
             dependencies: [
                 "CVips",
+                "COrcLock",
                 "TesseraCore",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -279,7 +282,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "TesseraImageProcessingTests", dependencies: ["TesseraImageProcessing", "TesseraCore", "CVips"]),
+            name: "TesseraImageProcessingTests",
+            dependencies: ["TesseraImageProcessing", "TesseraCore", "CVips", "COrcLock"]),
         .testTarget(
             name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
         .testTarget(

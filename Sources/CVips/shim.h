@@ -2,6 +2,7 @@
 #define TESSERA_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 /* Swift cannot call C-variadic functions or macros: each libvips call Tessera needs is wrapped here
    in a fixed-argument function. Every function returns 0 on success and -1 on failure, with the

@@ -38,6 +38,9 @@ struct ServeLogTests {
             #expect(object["timestamp"] is String && object["level"] is String && object["message"] is String)
         }
         #expect(stderr.contains(#""message":"connections""#), "\(stderr)")
+        // The tessera executable, too, keeps libvips' vector code on with orc's frees locked (COrcLock).
+        let imaging = try #require(lines.first { $0.contains(#""message":"imaging""#) }, "\(stderr)")
+        #expect(imaging.contains(#""vector code":"on""#), "\(imaging)")
     }
 
     @Test func anUnknownLogFormatIsRefused() async throws {

@@ -37,6 +37,12 @@ public final class ImageProcessor: Sendable {
         try? Vips.ensureStarted()
     }
 
+    /// Whether libvips runs its vector (orc) code, which is faster (about 40% for thumbnails): on once libvips
+    /// started with orc's frees under orc's lock (Sources/COrcLock), off where that lock could not be put in.
+    public static var vectorCode: Bool {
+        (try? Vips.ensureStarted()) != nil && vips_vector_isenabled() != 0
+    }
+
     // MARK: - Header
 
     /// Format and displayed size of an image, read without decoding its pixels.

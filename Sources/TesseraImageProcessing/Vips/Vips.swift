@@ -1,3 +1,4 @@
+import COrcLock
 import CVips
 import Foundation
 import Logging
@@ -31,6 +32,9 @@ enum Vips {
         // The operation cache keeps recent results (decoded images among them) for reuse; Tessera never asks
         // twice for the same thing, so it would only hold memory.
         vips_cache_set_max(0)
+        // libvips' vector code (orc) crashes under concurrent pipelines unless its frees take orc's lock
+        // (Sources/COrcLock); where that lock cannot be put in place, the plain C paths run instead.
+        if tessera_orc_lock_in_effect() == 0 { vips_vector_set_enabled(0) }
         // vips_concurrency stays libvips' default (one thread per core, or VIPS_CONCURRENCY): each image's
         // pipeline then overlaps decoding with shrinking and encoding, which is what keeps one thumbnail as
         // fast as vipsthumbnail's. One thread per image measured slower one at a time (3% in a quiet C loop,

@@ -118,6 +118,11 @@ public struct AppEnvironment: Sendable {
                 capacityBytes: images.diskCacheBytes, logger: logger)
             : nil
         let processor = ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency)
+        logger.info(
+            "imaging",
+            metadata: [
+                "concurrency": "\(processor.concurrency)", "vector code": "\(ImageProcessor.vectorCode ? "on" : "off")",
+            ])
         let galleryFiles = GalleryImageFiles(directory: configuration.mediaDirectory)
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
