@@ -90,7 +90,8 @@ public func buildRouter(_ environment: AppEnvironment) -> Router<TesseraRequestC
     let events = ServerSentEvents.Settings(heartbeat: environment.configuration.connections.heartbeat)
     SearchController(
         search: environment.search, linker: environment.imageLinker, proxy: environment.imageProxy,
-        prefetch: environment.configuration.images.prefetch, events: events
+        prefetch: environment.configuration.images.prefetch,
+        prefetchWait: .seconds(environment.configuration.images.prefetchWaitSeconds), events: events
     )
     .addRoutes(to: router)
     ItemsController(search: environment.search, linker: environment.imageLinker).addRoutes(to: router)

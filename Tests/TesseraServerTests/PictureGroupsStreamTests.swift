@@ -19,6 +19,10 @@ struct PictureGroupsStreamTests {
 
     /// A stream as a reader sees it: its sections and its one `groups` event, checked to come right before
     /// `done`.
+    /// A wait for the prefetch far past the 3 s default: these tests are about what groups, not about how
+    /// fast a loaded machine makes thumbnails.
+    static let patient = ["TESSERA_IMAGE_PREFETCH_WAIT": "60"]
+
     static func stream(_ client: some TestClientProtocol, _ uri: String) async throws -> (
         sections: [SectionResult], groups: [GroupsEvent.Group]
     ) {
@@ -62,6 +66,13 @@ struct PictureGroupsStreamTests {
         #expect(throws: ConfigurationError.self) {
             try AppConfiguration(environment: ["TESSERA_IMAGE_PREFETCH": "maybe"])
         }
+        #expect(try AppConfiguration(environment: [:]).images.prefetchWaitSeconds == 3)
+        #expect(try AppConfiguration(environment: Self.patient).images.prefetchWaitSeconds == 60)
+        for wrong in ["0", "61", "2.5", "soon"] {
+            #expect(throws: ConfigurationError.self) {
+                try AppConfiguration(environment: ["TESSERA_IMAGE_PREFETCH_WAIT": wrong])
+            }
+        }
     }
 
     @Test(.timeLimit(.minutes(2))) func openverseCopiesOfFlickrPhotosArriveAsGroupsBeforeDone() async throws {
@@ -70,7 +81,7 @@ struct PictureGroupsStreamTests {
         // Every address a picture of its own: only identity can join items here.
         server.images = StandInImage.distinct(for:)
         do {
-            try await withTessera([], standIns: server) { client, server in
+            try await withTessera([], extraEnvironment: Self.patient, standIns: server) { client, server in
                 let (sections, groups) = try await Self.stream(client, "/api/search/stream?q=red%20kite&scope=all")
                 let expected = try Self.copies(in: sections)
                 let openverse = sections.first { $0.id == .openverse }?.items ?? []
@@ -96,7 +107,7 @@ struct PictureGroupsStreamTests {
         let server = try await StandInServer.start(standIns.list)
         server.images = StandInImage.distinct(for:)
         do {
-            try await withTessera([], standIns: server) { client, server in
+            try await withTessera([], extraEnvironment: Self.patient, standIns: server) { client, server in
                 // The page first without the stream (nothing is prefetched), to learn two items' image
                 // addresses: a Pixabay upload and a Commons file, which share no identity.
                 let page = try await client.execute(uri: "/api/search?q=heron&scope=all", method: .get)

@@ -233,6 +233,8 @@ public struct ImageSettings: Sendable, Hashable {
     /// Make each streamed page's thumbnails at once, to group its pictures by look and warm the caches
     /// (docs/filters.md, "One picture, shown once").
     public var prefetch = true
+    /// How long a stream waits, after its last section, for the thumbnails the prefetch is still making.
+    public var prefetchWaitSeconds = 3
 
     public init() {}
 
@@ -251,6 +253,7 @@ public struct ImageSettings: Sendable, Hashable {
         if let value = try number("TESSERA_IMAGE_MAX_MB", 1...1_024) { maxBytes = value * megabyte }
         if let value = try number("TESSERA_IMAGE_MAX_MEGAPIXELS", 1...1_000) { maxPixels = value * 1_000_000 }
         if let value = try number("TESSERA_IMAGE_CONCURRENCY", 1...256) { concurrency = value }
+        if let value = try number("TESSERA_IMAGE_PREFETCH_WAIT", 1...60) { prefetchWaitSeconds = value }
         func flag(_ name: String) throws(ConfigurationError) -> Bool? {
             guard let text = environment[name]?.lowercased(), !text.isEmpty else { return nil }
             switch text {

@@ -13,6 +13,8 @@ struct SearchController<Context: ConnectionRequestContext> {
     let proxy: ImageProxy
     /// `TESSERA_IMAGE_PREFETCH`: make each streamed page's thumbnails at once (`ThumbnailPrefetch`).
     var prefetch = true
+    /// `TESSERA_IMAGE_PREFETCH_WAIT`: how long the stream waits for them after its last section.
+    var prefetchWait = ThumbnailPrefetch.defaultWait
     /// Heartbeats and backlog of `/api/search/stream`.
     var events = ServerSentEvents.Settings()
 
@@ -59,7 +61,7 @@ struct SearchController<Context: ConnectionRequestContext> {
     private func stream(_ request: Request, _ connection: ConnectionHandle) throws -> Response {
         let searchRequest = try validated(request)
         let sections = search.stream(searchRequest)
-        let (linker, proxy, prefetch) = (self.linker, self.proxy, self.prefetch)
+        let (linker, proxy, prefetch, wait) = (self.linker, self.proxy, self.prefetch, self.prefetchWait)
         return ServerSentEvents.stream(events, connection: connection) { sink in
             // A comment line first, so proxies and browsers see the stream open at once.
             sink.send(ByteBuffer(string: ": tessera search\n\n"))
@@ -72,7 +74,7 @@ struct SearchController<Context: ConnectionRequestContext> {
                 page.append((linked.id, linked.items))
                 thumbnails?.add(linked.items)
             }
-            await thumbnails?.finish()
+            await thumbnails?.finish(within: wait)
             // In the page's order (the sections' fixed order), whichever source answered first.
             let items = page.sorted { $0.id < $1.id }.flatMap(\.items)
             let groups = PictureGrouping.groups(of: items, hashes: await proxy.thumbnailHashes(of: items))

@@ -11,8 +11,9 @@ final class ThumbnailPrefetch: Sendable {
     /// Thumbnails made at once, per stream: a page of `all` holds up to a hundred.
     static let concurrency = 6
     /// How long the stream waits, after its last section, for the thumbnails still being made: past it,
-    /// items without a hash group by identity only, and no further thumbnail is started.
-    static let timeLimit: Duration = .seconds(3)
+    /// items without a hash group by identity only, and no further thumbnail is started
+    /// (`TESSERA_IMAGE_PREFETCH_WAIT`).
+    static let defaultWait: Duration = .seconds(3)
 
     private let queue: AsyncStream<SignedImagePath>.Continuation
     /// Finished once the worker has made every queued thumbnail, or at the time limit.
@@ -60,7 +61,7 @@ final class ThumbnailPrefetch: Sendable {
 
     /// Waits until every queued thumbnail is made, or `limit` has passed (or the stream's task is cancelled),
     /// then stops: thumbnails not started by then are left to the browser.
-    func finish(within limit: Duration = ThumbnailPrefetch.timeLimit) async {
+    func finish(within limit: Duration) async {
         queue.finish()
         let settle = settle
         let timer = Task {
