@@ -22,11 +22,14 @@ extension PostgresGalleryStore {
         async throws(GalleryError)
     {
         let bits = Int64(bitPattern: hash.bits)
-        try await read { connection in
+        // Behind the gallery's row lock, as every change to its items: alone, this row's update could wait on a
+        // renumbering's unique index entries while the renumbering waits on this row (a deadlock).
+        try await write(id) { connection in
+            _ = try await Self.galleryRow(id, connection, lock: true)
             try await connection.query(
                 "UPDATE gallery_item SET picture_hash = \(bits) WHERE id = \(itemID.rawValue) AND gallery_id = \(id.rawValue)",
                 logger: .quiet)
-            return ()
+            return ((), nil)
         }
     }
 }
