@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import TesseraGalleries
+import TesseraStorage
 import TesseraTestSupport
 import Testing
 
@@ -115,6 +117,31 @@ struct NearDuplicateAPITests {
             }
         }
         await origin.stop()
+    }
+
+    @Test func anItemKeptBeforeHashesGetsItsHashFromItsCopyOnFirstNeed() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-neardup-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await withTessera(StandInSet().list, dataFolder: data) { client, _ in
+            let gallery = try await GalleriesAPITests.create(client, "Older")
+            let first = try await Self.upload(client, gallery.id, Links.jpeg("first"), name: "red fox.jpg")
+            let kept = try first.json(GalleryItem.self)
+            // As an item added before hashes were kept: none in its row (another connection, as the CLI's).
+            let database = try AppDatabase.open(inDirectory: data)
+            let hash: @Sendable () async throws -> String? = {
+                try await database.writer.read { db in
+                    try String.fetchOne(
+                        db, sql: "SELECT pictureHash FROM galleryItem WHERE id = ?", arguments: [kept.id.rawValue])
+                }
+            }
+            #expect(try await hash() != nil, "kept when added")
+            try await database.write { db in try db.execute(sql: "UPDATE galleryItem SET pictureHash = NULL") }
+
+            let refused = try await Self.upload(client, gallery.id, Links.jpeg("second"), name: "again.jpg")
+            #expect(refused.status == .conflict, "\(refused.text)")
+            #expect((try? refused.json(Refusal.self).error.duplicateOf?.id) == kept.id.rawValue)
+            #expect(try await hash() != nil, "made from the stored copy and saved")
+        }
     }
 
     @Test func allowNearDuplicateIsABooleanOrTheRequestIsRefused() async throws {
