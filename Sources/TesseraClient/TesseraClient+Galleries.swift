@@ -67,33 +67,41 @@ extension TesseraClient {
 
     /// Adds a search result (as this server answered it) at `index` (default: the end); the gallery keeps
     /// its own copy of the item's largest image.
-    public func addItem(_ item: Item, to id: GalleryID, at index: Int? = nil, revision: Int? = nil)
-        async throws(TesseraClientError) -> AddedGalleryItem
-    {
+    /// With `allowNearDuplicate` it is added even when the gallery holds the same picture (else
+    /// `nearDuplicate`); likewise for the two below.
+    public func addItem(
+        _ item: Item, to id: GalleryID, at index: Int? = nil, revision: Int? = nil, allowNearDuplicate: Bool = false
+    ) async throws(TesseraClientError) -> AddedGalleryItem {
         guard let generated = item.generated else {
             throw .badRequest(
                 status: 400, code: "invalid_item", message: "\(item.id) is not from a source this server knows.")
         }
         let payload = Operations.AddGalleryItem.Input.Body.JsonPayload.case1(
-            .init(item: .init(value1: generated, value2: .init(value1: .init())), index: index))
+            .init(
+                item: .init(value1: generated, value2: .init(value1: .init())), index: index,
+                allowNearDuplicate: allowNearDuplicate ? true : nil))
         return try await addItem(.json(payload), to: id, revision: revision)
     }
 
     /// Adds the image at an http(s) address, which the server fetches (with its guarded fetcher).
-    public func addItem(url: String, to id: GalleryID, at index: Int? = nil, revision: Int? = nil)
-        async throws(TesseraClientError) -> AddedGalleryItem
-    {
-        try await addItem(.json(.case2(.init(url: url, index: index))), to: id, revision: revision)
+    public func addItem(
+        url: String, to id: GalleryID, at index: Int? = nil, revision: Int? = nil, allowNearDuplicate: Bool = false
+    ) async throws(TesseraClientError) -> AddedGalleryItem {
+        let payload = Operations.AddGalleryItem.Input.Body.JsonPayload.case2(
+            .init(url: url, index: index, allowNearDuplicate: allowNearDuplicate ? true : nil))
+        return try await addItem(.json(payload), to: id, revision: revision)
     }
 
     /// Uploads image bytes (a file's), named `fileName` for the item's title.
     public func addItem(
-        upload data: Data, fileName: String, to id: GalleryID, at index: Int? = nil, revision: Int? = nil
+        upload data: Data, fileName: String, to id: GalleryID, at index: Int? = nil, revision: Int? = nil,
+        allowNearDuplicate: Bool = false
     ) async throws(TesseraClientError) -> AddedGalleryItem {
         var parts: [Operations.AddGalleryItem.Input.Body.MultipartFormPayload] = [
             .file(.init(payload: .init(body: HTTPBody(data)), filename: fileName))
         ]
         if let index { parts.append(.index(.init(payload: .init(body: HTTPBody(String(index)))))) }
+        if allowNearDuplicate { parts.append(.allowNearDuplicate(.init(payload: .init(body: HTTPBody("true"))))) }
         return try await addItem(.multipartForm(MultipartBody(parts)), to: id, revision: revision)
     }
 

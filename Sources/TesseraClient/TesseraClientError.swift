@@ -13,6 +13,9 @@ public enum TesseraClientError: Error, Sendable, Hashable, CustomStringConvertib
     case revisionMismatch(currentRevision: Int?, message: String)
     /// 409: the change cannot apply to the gallery as it is (for example it is in Recently deleted).
     case conflict(message: String)
+    /// 409 `near_duplicate`: the gallery already holds the same picture, item `itemID` titled `title`; send the
+    /// add again with `allowNearDuplicate` to add it anyway.
+    case nearDuplicate(itemID: String, title: String, message: String)
     /// 429: too many requests of this kind from this address; `retryAfter` seconds when the server said.
     case rateLimited(retryAfter: Int?, message: String)
     /// 400 and other 4xx answers (403, 413, 415): the request itself was refused; `code` is the server's
@@ -42,6 +45,8 @@ public enum TesseraClientError: Error, Sendable, Hashable, CustomStringConvertib
                 + (current.map { " Its revision is now \($0); reload it and try again." } ?? " Reload it and try again.")
         case .conflict(let message):
             "Refused (409): \(message)"
+        case .nearDuplicate(_, let title, _):
+            "This gallery already has a picture that looks the same (“\(title)”); nothing was added."
         case .rateLimited(let retryAfter, let message):
             "Rate limited (429): \(message)" + (retryAfter.map { " Retry after \($0) seconds." } ?? "")
         case .badRequest(let status, let code, let message):
@@ -65,8 +70,13 @@ extension TesseraClientError {
     init(status: Int, body: Data, eTag: String?, retryAfter: String?) {
         struct Envelope: Decodable {
             struct Info: Decodable {
+                struct Duplicate: Decodable {
+                    let id: String
+                    let title: String
+                }
                 let code: String
                 let message: String
+                let duplicateOf: Duplicate?
             }
             let error: Info
         }
@@ -76,7 +86,12 @@ extension TesseraClientError {
         switch status {
         case 401: self = .unauthorized(message: message)
         case 404: self = .notFound(message: message)
-        case 409: self = .conflict(message: message)
+        case 409:
+            if let duplicate = info?.duplicateOf, code == "near_duplicate" {
+                self = .nearDuplicate(itemID: duplicate.id, title: duplicate.title, message: message)
+            } else {
+                self = .conflict(message: message)
+            }
         case 412: self = .revisionMismatch(currentRevision: eTag.flatMap(Revision.parse), message: message)
         case 429:
             let seconds = retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }

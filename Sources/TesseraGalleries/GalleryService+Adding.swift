@@ -10,7 +10,8 @@ extension GalleryService {
     /// Adds a search result. Its image comes through the image proxy from the item's own signed `full` URL
     /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched.
     public func add(
-        item: Item, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer
+        item: Item, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer,
+        allowNearDuplicate: Bool = false
     )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
@@ -35,14 +36,16 @@ extension GalleryService {
             throw .proxy(error)
         }
         let data = Data(served.body.readableBytesView)
-        let image = try await stored(data, .result(item), sourceURL: item.pageURL)
-        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+        let check = Self.checksNearDuplicates(viewer, allowNearDuplicate) ? id : nil
+        let image = try await stored(data, .result(item), sourceURL: item.pageURL, checking: check)
+        return try await kept(image, in: id, at: index, ifRevision: ifRevision)
     }
 
     /// Adds the image at `url`, fetched with the guarded fetcher (private networks refused, size capped
     /// while streaming, magic numbers checked on the first bytes).
     public func add(
-        url: String, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer
+        url: String, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer,
+        allowNearDuplicate: Bool = false
     )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
@@ -62,22 +65,24 @@ extension GalleryService {
         let origin = Origin.imported(
             .web, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
             metadata: [MetadataEntry("Imported from", url)] + Self.dropNote(viewer))
-        let image = try await stored(data, origin, sourceURL: url)
-        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+        let check = Self.checksNearDuplicates(viewer, allowNearDuplicate) ? id : nil
+        let image = try await stored(data, origin, sourceURL: url, checking: check)
+        return try await kept(image, in: id, at: index, ifRevision: ifRevision)
     }
 
     /// Adds uploaded bytes (already capped by the caller at the configured size).
     public func add(
         upload data: Data, fileName: String?, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil,
-        by viewer: GalleryViewer
+        by viewer: GalleryViewer, allowNearDuplicate: Bool = false
     ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
         try await authorize(id, viewer, .add)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let origin = Origin.imported(
             .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
             metadata: (fileName.map { [MetadataEntry("File name", $0)] } ?? []) + Self.dropNote(viewer))
-        let image = try await stored(data, origin, sourceURL: nil)
-        return try await store.add(image, to: id, at: index, ifRevision: ifRevision)
+        let check = Self.checksNearDuplicates(viewer, allowNearDuplicate) ? id : nil
+        let image = try await stored(data, origin, sourceURL: nil, checking: check)
+        return try await kept(image, in: id, at: index, ifRevision: ifRevision)
     }
 
     // MARK: - Steps
@@ -105,9 +110,11 @@ extension GalleryService {
         case imported(SourceID, title: String, pageURL: String?, metadata: [MetadataEntry])
     }
 
-    /// Checks the bytes are an image within the pixel cap (header only), then stores the copy.
-    private func stored(_ data: Data, _ origin: Origin, sourceURL: String?) async throws(GalleryError)
-        -> NewGalleryImage
+    /// Checks the bytes are an image within the pixel cap (header only), hashes the picture, refuses a near
+    /// duplicate of an item of gallery `checking` (before anything is stored: a refusal leaves nothing behind),
+    /// then stores the copy.
+    private func stored(_ data: Data, _ origin: Origin, sourceURL: String?, checking gallery: GalleryID?)
+        async throws(GalleryError) -> NewGalleryImage
     {
         let header: ImageHeader
         do {
@@ -115,12 +122,22 @@ extension GalleryService {
         } catch {
             throw .imaging(error)
         }
-        let hash: String
+        let hash = GalleryImageFiles.hash(of: data)
+        let item = item(of: origin, hash: hash, header: header)
+        let picture = await pictureHash(of: data)
+        if let gallery { try await refuseNearDuplicate(of: item.id, picture: picture, in: gallery) }
         do {
-            hash = try await files.store(data)
+            _ = try await files.store(data)
         } catch {
             throw .storage(underlying: error)
         }
+        return NewGalleryImage(
+            item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
+            width: header.width, height: header.height, pictureHash: picture)
+    }
+
+    /// The item an image becomes: a search result as it is, an import known by its bytes' hash.
+    private func item(of origin: Origin, hash: String, header: ImageHeader) -> Item {
         let item: Item
         switch origin {
         case .result(let result):
@@ -134,9 +151,7 @@ extension GalleryService {
                 pageURL: pageURL, thumbnail: copy.thumbnail, preview: copy.preview, full: copy.original,
                 metadata: metadata)
         }
-        return NewGalleryImage(
-            item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
-            width: header.width, height: header.height)
+        return item
     }
 
     /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the

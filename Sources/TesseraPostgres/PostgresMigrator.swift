@@ -227,6 +227,20 @@ enum PostgresMigrator {
                 "CREATE INDEX gallery_link_gallery ON gallery_link (gallery_id)",
                 "CREATE INDEX gallery_link_created_by ON gallery_link (created_by)",
             ]),
+        // Issue 13, part 3, as SQLite's `v8-picture-hashes`: each gallery item's perceptual hash (the 64 bits as a
+        // bigint; NULL until made), and each thumbnail's by image source, shared by every server (a cache:
+        // `tessera migrate` does not copy it).
+        Migration(
+            version: 10, name: "picture hashes",
+            sql: [
+                "ALTER TABLE gallery_item ADD COLUMN picture_hash bigint",
+                """
+                CREATE TABLE thumbnail_hash (
+                    source text PRIMARY KEY,
+                    hash bigint NOT NULL,
+                    made_at double precision NOT NULL)
+                """,
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

@@ -248,6 +248,20 @@ public final class AppDatabase: Sendable {
                 table.column("dropWindowCount", .integer).notNull().defaults(to: 0)
             }
         }
+        // Issue 13, part 3 (docs/filters.md, "One picture, shown once"; docs/galleries.md): each gallery item's
+        // perceptual hash, made from its stored copy when added (NULL for items added before: made on first
+        // need), and the hash of each thumbnail the image proxy made, by image source: a cache beside the
+        // disk cache's side files, so servers sharing a database share them (PostgreSQL migration 10).
+        migrator.registerMigration("v8-picture-hashes") { db in
+            try db.alter(table: "galleryItem") { table in
+                table.add(column: "pictureHash", .text)
+            }
+            try db.create(table: "thumbnailHash") { table in
+                table.primaryKey("source", .text)
+                table.column("hash", .text).notNull()
+                table.column("madeAt", .double).notNull()
+            }
+        }
         return migrator
     }
 }

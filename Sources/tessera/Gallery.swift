@@ -104,6 +104,9 @@ struct AddToGallery: AsyncParsableCommand {
         help: ArgumentHelp("Where it goes, 0-based (0 is first). Default: at the end.", valueName: "n"))
     var index: String?
 
+    @Flag(help: "Add it even when the gallery already holds the same picture (else it is refused, exit 1).")
+    var allowNearDuplicate = false
+
     @Flag(help: "Print the API's JSON (the gallery item POST /api/galleries/{id}/items answers).")
     var json = false
 
@@ -124,7 +127,8 @@ struct AddToGallery: AsyncParsableCommand {
         if let client = try remote.client(configuration) {
             target = try await Remote.find(gallery, on: client)
             added = try await Remote.add(
-                what, to: target, at: index, maxBytes: configuration.images.maxBytes, on: client)
+                what, to: target, at: index, allowNearDuplicate: allowNearDuplicate,
+                maxBytes: configuration.images.maxBytes, on: client)
         } else {
             (target, added) = try await GalleryCLI.withEnvironment(common) { environment in
                 let target = try await GalleryCLI.find(gallery, in: environment.galleries)
@@ -148,13 +152,15 @@ struct AddToGallery: AsyncParsableCommand {
         switch what {
         case .url(let url):
             return try await GalleryCLI.run { () async throws(GalleryError) in
-                try await galleries.add(url: url, to: id, at: index, by: .everyone)
+                try await galleries.add(
+                    url: url, to: id, at: index, by: .everyone, allowNearDuplicate: allowNearDuplicate)
             }
         case .file(let file):
             let data = try ImageArgument.read(file, limit: environment.configuration.images.maxBytes)
             return try await GalleryCLI.run { () async throws(GalleryError) in
                 try await galleries.add(
-                    upload: data, fileName: file.lastPathComponent, to: id, at: index, by: .everyone)
+                    upload: data, fileName: file.lastPathComponent, to: id, at: index, by: .everyone,
+                    allowNearDuplicate: allowNearDuplicate)
             }
         case .item(let itemID):
             let item: Item
@@ -167,7 +173,8 @@ struct AddToGallery: AsyncParsableCommand {
             }
             let linked = item.linkingImages(with: environment.imageLinker)
             return try await GalleryCLI.run { () async throws(GalleryError) in
-                try await galleries.add(item: linked, to: id, at: index, by: .everyone)
+                try await galleries.add(
+                    item: linked, to: id, at: index, by: .everyone, allowNearDuplicate: allowNearDuplicate)
             }
         }
     }
@@ -308,7 +315,15 @@ enum GalleryCLI {
         case .itemNotFound, .galleryDeleted, .revisionMismatch, .tooLarge, .fetch, .imaging, .proxy, .storage,
             .readOnly, .ownerOnly, .link:
             Exit.failure(error.description)
+        case .nearDuplicate(let duplicate):
+            Exit.failure(nearDuplicate(title: duplicate.title))
         }
+    }
+
+    /// A refused near duplicate, locally or through a server: the API's question becomes the flag to use.
+    static func nearDuplicate(title: String) -> String {
+        "This gallery already has a picture that looks the same (“\(title.prefix(200))”); nothing was added. "
+            + "To add it anyway, run the same command with --allow-near-duplicate."
     }
 
     /// The bytes the API sends for `value`, as a line.

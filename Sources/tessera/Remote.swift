@@ -47,6 +47,8 @@ enum Remote {
         switch error {
         case .badRequest(400, _, _), .notFound, .invalidImageURL:
             Exit.badInput(error.description)
+        case .nearDuplicate(_, let title, _):
+            Exit.failure(GalleryCLI.nearDuplicate(title: title))
         default:
             Exit.failure(error.description)
         }

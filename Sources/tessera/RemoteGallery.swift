@@ -51,20 +51,22 @@ extension Remote {
 
     /// Adds `what` to `target` as `tessera gallery add` does locally; the index is where the item went.
     static func add(
-        _ what: ImageArgument, to target: TesseraGalleries.Gallery, at index: Int?, maxBytes: Int,
-        on client: TesseraClient
+        _ what: ImageArgument, to target: TesseraGalleries.Gallery, at index: Int?, allowNearDuplicate: Bool,
+        maxBytes: Int, on client: TesseraClient
     ) async throws -> (item: TesseraGalleries.GalleryItem, index: Int) {
         let id = ClientGalleryID(target.id.rawValue)
         let added: AddedGalleryItem
         switch what {
         case .url(let url):
             added = try await run { () async throws(TesseraClientError) in
-                try await client.addItem(url: url, to: id, at: index)
+                try await client.addItem(url: url, to: id, at: index, allowNearDuplicate: allowNearDuplicate)
             }
         case .file(let file):
             let data = try ImageArgument.read(file, limit: maxBytes)
             added = try await run { () async throws(TesseraClientError) in
-                try await client.addItem(upload: data, fileName: file.lastPathComponent, to: id, at: index)
+                try await client.addItem(
+                    upload: data, fileName: file.lastPathComponent, to: id, at: index,
+                    allowNearDuplicate: allowNearDuplicate)
             }
         case .item(let itemID):
             let item: ClientItem
@@ -76,7 +78,7 @@ extension Remote {
                 throw Exit.failure(error.description)
             }
             added = try await run { () async throws(TesseraClientError) in
-                try await client.addItem(item, to: id, at: index)
+                try await client.addItem(item, to: id, at: index, allowNearDuplicate: allowNearDuplicate)
             }
         }
         // The answer does not say the index; without one asked for, the item went last.

@@ -29,7 +29,7 @@ extension GalleryCommandTests {
                     let added = try await api.json(GalleryItem.self, api.send("POST", path, json: body), 201)
                     expected.insert(added.id.rawValue, at: index, bytes: StandInImage.jpeg)
                 }
-                let url = #"{"url":"\#(standIns.origin)/pixabay/cdn/imported.jpg","index":2}"#
+                let url = #"{"url":"\#(standIns.origin)/pixabay/cdn/imported.jpg","index":2,"allowNearDuplicate":true}"#
                 let imported = try await api.json(GalleryItem.self, api.send("POST", path, json: url), 201)
                 expected.insert(imported.id.rawValue, at: 2, bytes: StandInImage.jpeg)
                 for (variant, index) in [(1, 0), (2, nil)] as [(Int, Int?)] {
@@ -71,7 +71,7 @@ extension GalleryCommandTests {
                 #expect(listed.stdout == fromAPI.text + "\n")
                 let file = try writeJPEG("from-cli.jpg", in: scratch, variant: 4)
                 let added = try await CLIProcess.run(
-                    ["gallery", "add", "kept", file.path, "--json"], environment: environment)
+                    ["gallery", "add", "kept", file.path, "--json", "--allow-near-duplicate"], environment: environment)
                 #expect(added.status == 0, "\(added.stderr)")
                 expected.insert(
                     try decode(GalleryItem.self, added).id.rawValue, at: nil, bytes: Array(try Data(contentsOf: file)))
@@ -128,9 +128,11 @@ struct TesseraAPI {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
+    /// The stand-ins serve one picture everywhere: adding several results to a gallery asks to add anyway.
     struct AddItem: Encodable {
         let item: Item
         let index: Int?
+        var allowNearDuplicate = true
     }
 
     func send(_ method: String, _ path: String, json: String? = nil) async throws -> Answer {
@@ -143,10 +145,12 @@ struct TesseraAPI {
         return try await execute(request)
     }
 
-    /// A multipart/form-data upload, as the web app sends it.
+    /// A multipart/form-data upload, as the web app sends it; asking to add near duplicates anyway, since the
+    /// tests upload variants of one sample picture (docs/galleries.md, "Near duplicates").
     func upload(_ path: String, _ file: [UInt8], fileName: String, index: Int?) async throws -> Answer {
         let boundary = "tessera-\(UUID().uuidString)"
-        var body: [UInt8] = []
+        var body = Array(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"allowNearDuplicate\"\r\n\r\ntrue\r\n".utf8)
         if let index {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"index\"\r\n\r\n\(index)\r\n".utf8)
         }

@@ -132,7 +132,10 @@ struct RemoteCommandTests {
                 try JSONDecoder().decode(SearchResponse.self, from: Data(search.stdout.utf8)).sections.first?.items
                     .first)
             let added = try await CLIProcess.run(
-                ["gallery", "add", gallery.id.rawValue, first.id.description, "--index", "0", "--server", server],
+                [
+                    "gallery", "add", gallery.id.rawValue, first.id.description, "--index", "0", "--server", server,
+                    "--allow-near-duplicate",
+                ],
                 environment: local)
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.stdout.hasPrefix("Added \"\(first.title)\" to \"Trip\" at index 0"), "\(added.stdout)")

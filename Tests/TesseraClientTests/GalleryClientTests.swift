@@ -16,10 +16,21 @@ struct GalleryClientTests {
             let first = try await client.addItem(result, to: created.id, revision: created.revision)
             #expect(first.revision == 2 && first.item.item.id == result.id)
             let url = standIns.origin + "/pixabay/cdn/imported_sunset-photo.jpg"
-            let second = try await client.addItem(url: url, to: created.id, at: 0, revision: first.revision)
+            // The stand-ins serve one picture everywhere: the import is the same picture, refused unless allowed.
+            await #expect(
+                throws: TesseraClientError.nearDuplicate(
+                    itemID: first.item.id.rawValue, title: result.title,
+                    message:
+                        "This gallery already has a picture that looks the same (“\(result.title)”). Add it anyway?")
+            ) {
+                try await client.addItem(url: url, to: created.id, at: 0, revision: first.revision)
+            }
+            let second = try await client.addItem(
+                url: url, to: created.id, at: 0, revision: first.revision, allowNearDuplicate: true)
             #expect(second.revision == 3 && second.item.sourceURL == url && second.item.item.source == "web")
             let third = try await client.addItem(
-                upload: Data(StandInImage.jpeg), fileName: "beach day.jpg", to: created.id, revision: second.revision)
+                upload: Data(StandInImage.jpeg), fileName: "beach day.jpg", to: created.id, revision: second.revision,
+                allowNearDuplicate: true)
             #expect(third.revision == 4 && third.item.sourceURL == nil && third.item.size == StandInImage.jpeg.count)
 
             var gallery = try await client.gallery(created.id)

@@ -41,9 +41,12 @@ struct GalleriesAPITests {
             uri: "/api/galleries/\(galleryID)/items", method: .post, headers: headers, body: ByteBuffer(string: json))
     }
 
-    static func itemJSON(_ item: Item, index: Int? = nil) throws -> String {
+    /// An add body for `item`. The stand-ins serve one picture at every address, so adding several results
+    /// to one gallery adds near duplicates: allowed unless a test says otherwise (NearDuplicateAPITests).
+    static func itemJSON(_ item: Item, index: Int? = nil, allowNearDuplicate: Bool = true) throws -> String {
         let encoded = String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
-        return index.map { #"{"item": \#(encoded), "index": \#($0)}"# } ?? #"{"item": \#(encoded)}"#
+        let allow = allowNearDuplicate ? #", "allowNearDuplicate": true"# : ""
+        return index.map { #"{"item": \#(encoded), "index": \#($0)\#(allow)}"# } ?? #"{"item": \#(encoded)\#(allow)}"#
     }
 
     static func gallery(_ client: any TestClientProtocol, _ id: GalleryID) async throws -> Gallery {
@@ -261,11 +264,18 @@ struct GalleriesAPITests {
         await origin.stop()
     }
 
-    static func multipart(_ file: [UInt8], fileName: String = "beach day.jpg", index: Int? = nil) -> (
-        HTTPFields, ByteBuffer
-    ) {
+    /// An upload body; `allowNearDuplicate` is the form field's value (`nil`: no field), `true` by default as for
+    /// `itemJSON`: the tests upload the one sample picture again and again.
+    static func multipart(
+        _ file: [UInt8], fileName: String = "beach day.jpg", index: Int? = nil, allowNearDuplicate: String? = "true"
+    ) -> (HTTPFields, ByteBuffer) {
         let boundary = "----tessera\(UUID().uuidString)"
         var body = ByteBuffer()
+        if let allowNearDuplicate {
+            body.writeString(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"allowNearDuplicate\"\r\n\r\n"
+                    + "\(allowNearDuplicate)\r\n")
+        }
         if let index {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"index\"\r\n\r\n\(index)\r\n")
         }

@@ -103,7 +103,7 @@ struct Visitor {
     func upload(_ slug: String, _ bytes: [UInt8] = StandInImage.jpeg, name: String = "drop.jpg") async throws
         -> TestResponse
     {
-        var (headers, body) = GalleriesAPITests.multipart(bytes, fileName: name)
+        var (headers, body) = GalleriesAPITests.multipart(bytes, fileName: name, allowNearDuplicate: nil)
         headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
         if !cookies.isEmpty { headers[.cookie] = cookies.joined(separator: "; ") }
         return try await client.execute(uri: "/api/shared/\(slug)/items", method: .post, headers: headers, body: body)

@@ -2121,6 +2121,7 @@ internal struct Client: APIProtocol {
                         ],
                         requiredAtLeastOncePartNames: [],
                         atMostOncePartNames: [
+                            "allowNearDuplicate",
                             "index"
                         ],
                         zeroOrMoreTimesPartNames: [],
@@ -2150,6 +2151,20 @@ internal struct Client: APIProtocol {
                                 )
                                 return .init(
                                     name: "index",
+                                    filename: wrapped.filename,
+                                    headerFields: headerFields,
+                                    body: body
+                                )
+                            case let .allowNearDuplicate(wrapped):
+                                var headerFields: HTTPTypes.HTTPFields = .init()
+                                let value = wrapped.payload
+                                let body = try converter.setRequiredRequestBodyAsBinary(
+                                    value.body,
+                                    headerFields: &headerFields,
+                                    contentType: "text/plain"
+                                )
+                                return .init(
+                                    name: "allowNearDuplicate",
                                     filename: wrapped.filename,
                                     headerFields: headerFields,
                                     body: body

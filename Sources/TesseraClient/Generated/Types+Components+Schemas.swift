@@ -345,6 +345,10 @@ extension Components {
                 ])
             }
         }
+        /// Add even when the gallery already holds the same picture (same item id, or a perceptual hash within 14 bits); without it that add is refused with 409 `near_duplicate` and `duplicateOf`. Drop links never check.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AllowNearDuplicate`.
+        internal typealias AllowNearDuplicate = Swift.Bool
         /// - Remark: Generated from `#/components/schemas/ErrorEnvelope`.
         internal struct ErrorEnvelope: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ErrorEnvelope/error`.
@@ -380,6 +384,65 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ErrorInfo/message`.
             internal var message: Swift.String
+            /// On `near_duplicate` (409 from adding to a gallery): the item already in the gallery that is the same picture (same item id, or perceptual hashes within 14 bits); resend with `allowNearDuplicate: true` to add anyway.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ErrorInfo/duplicateOf`.
+            internal struct DuplicateOfPayload: Codable, Hashable, Sendable {
+                /// The gallery item's id.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ErrorInfo/duplicateOf/id`.
+                internal var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ErrorInfo/duplicateOf/title`.
+                internal var title: Swift.String
+                /// That item's thumbnail URL, as the gallery item gives it.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ErrorInfo/duplicateOf/thumbnail`.
+                internal var thumbnail: Swift.String
+                /// Creates a new `DuplicateOfPayload`.
+                ///
+                /// - Parameters:
+                ///   - id: The gallery item's id.
+                ///   - title:
+                ///   - thumbnail: That item's thumbnail URL, as the gallery item gives it.
+                internal init(
+                    id: Swift.String,
+                    title: Swift.String,
+                    thumbnail: Swift.String
+                ) {
+                    self.id = id
+                    self.title = title
+                    self.thumbnail = thumbnail
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case thumbnail
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.title = try container.decode(
+                        Swift.String.self,
+                        forKey: .title
+                    )
+                    self.thumbnail = try container.decode(
+                        Swift.String.self,
+                        forKey: .thumbnail
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "title",
+                        "thumbnail"
+                    ])
+                }
+            }
+            /// On `near_duplicate` (409 from adding to a gallery): the item already in the gallery that is the same picture (same item id, or perceptual hashes within 14 bits); resend with `allowNearDuplicate: true` to add anyway.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ErrorInfo/duplicateOf`.
+            internal var duplicateOf: Components.Schemas.ErrorInfo.DuplicateOfPayload?
             /// Whole seconds until the source may be asked again: on a section that failed with `rate_limited` (the service's request budget is spent, or the service asked Tessera to wait), when known.
             ///
             /// - Remark: Generated from `#/components/schemas/ErrorInfo/retryAfter`.
@@ -389,19 +452,23 @@ extension Components {
             /// - Parameters:
             ///   - code: snake_case, e.g. invalid_key, rate_limited, timeout
             ///   - message: A sentence a person can act on.
+            ///   - duplicateOf: On `near_duplicate` (409 from adding to a gallery): the item already in the gallery that is the same picture (same item id, or perceptual hashes within 14 bits); resend with `allowNearDuplicate: true` to add anyway.
             ///   - retryAfter: Whole seconds until the source may be asked again: on a section that failed with `rate_limited` (the service's request budget is spent, or the service asked Tessera to wait), when known.
             internal init(
                 code: Swift.String,
                 message: Swift.String,
+                duplicateOf: Components.Schemas.ErrorInfo.DuplicateOfPayload? = nil,
                 retryAfter: Swift.Int? = nil
             ) {
                 self.code = code
                 self.message = message
+                self.duplicateOf = duplicateOf
                 self.retryAfter = retryAfter
             }
             internal enum CodingKeys: String, CodingKey {
                 case code
                 case message
+                case duplicateOf
                 case retryAfter
             }
             internal init(from decoder: any Swift.Decoder) throws {
@@ -414,6 +481,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .message
                 )
+                self.duplicateOf = try container.decodeIfPresent(
+                    Components.Schemas.ErrorInfo.DuplicateOfPayload.self,
+                    forKey: .duplicateOf
+                )
                 self.retryAfter = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .retryAfter
@@ -421,6 +492,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "code",
                     "message",
+                    "duplicateOf",
                     "retryAfter"
                 ])
             }

@@ -3059,21 +3059,27 @@ internal enum Operations {
                         ///
                         /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/json/case1/index`.
                         internal var index: Swift.Int?
+                        /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/json/case1/allowNearDuplicate`.
+                        internal var allowNearDuplicate: Components.Schemas.AllowNearDuplicate?
                         /// Creates a new `Case1Payload`.
                         ///
                         /// - Parameters:
                         ///   - item: A search result as this server answered it: its first image of full, preview, thumbnail is fetched through the proxy (a signature this server did not make is 403).
                         ///   - index: Where it goes (default the end).
+                        ///   - allowNearDuplicate:
                         internal init(
                             item: Operations.AddGalleryItem.Input.Body.JsonPayload.Case1Payload.ItemPayload,
-                            index: Swift.Int? = nil
+                            index: Swift.Int? = nil,
+                            allowNearDuplicate: Components.Schemas.AllowNearDuplicate? = nil
                         ) {
                             self.item = item
                             self.index = index
+                            self.allowNearDuplicate = allowNearDuplicate
                         }
                         internal enum CodingKeys: String, CodingKey {
                             case item
                             case index
+                            case allowNearDuplicate
                         }
                     }
                     /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/json/case1`.
@@ -3088,21 +3094,27 @@ internal enum Operations {
                         ///
                         /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/json/case2/index`.
                         internal var index: Swift.Int?
+                        /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/json/case2/allowNearDuplicate`.
+                        internal var allowNearDuplicate: Components.Schemas.AllowNearDuplicate?
                         /// Creates a new `Case2Payload`.
                         ///
                         /// - Parameters:
                         ///   - url: An http(s) image address, fetched with the guarded fetcher.
                         ///   - index: Where it goes (default the end).
+                        ///   - allowNearDuplicate:
                         internal init(
                             url: Swift.String,
-                            index: Swift.Int? = nil
+                            index: Swift.Int? = nil,
+                            allowNearDuplicate: Components.Schemas.AllowNearDuplicate? = nil
                         ) {
                             self.url = url
                             self.index = index
+                            self.allowNearDuplicate = allowNearDuplicate
                         }
                         internal enum CodingKeys: String, CodingKey {
                             case url
                             case index
+                            case allowNearDuplicate
                         }
                     }
                     /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/json/case2`.
@@ -3164,6 +3176,18 @@ internal enum Operations {
                         }
                     }
                     case index(OpenAPIRuntime.MultipartPart<Operations.AddGalleryItem.Input.Body.MultipartFormPayload.IndexPayload>)
+                    /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/multipartForm/allowNearDuplicate`.
+                    internal struct AllowNearDuplicatePayload: Sendable, Hashable {
+                        internal var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `AllowNearDuplicatePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        internal init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case allowNearDuplicate(OpenAPIRuntime.MultipartPart<Operations.AddGalleryItem.Input.Body.MultipartFormPayload.AllowNearDuplicatePayload>)
                     case undocumented(OpenAPIRuntime.MultipartRawPart)
                 }
                 /// - Remark: Generated from `#/paths/api/galleries/{id}/items/POST/requestBody/content/multipart\/form-data`.

@@ -44,6 +44,9 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     case memberNotFound(String)
     /// A member that cannot be: the owner themselves.
     case invalidMember(String)
+    /// The gallery already holds the same picture (same item id, or a perceptual hash within
+    /// `PictureGrouping.threshold`); adding it anyway is asked for with `allowNearDuplicate`.
+    case nearDuplicate(NearDuplicate)
     /// A public or drop link's refusal.
     case link(LinkError)
     /// The database or the image folder failed: the gallery's data could not be read or saved.
@@ -86,6 +89,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
             "\"\(name.prefix(64))\" is not a member of this gallery."
         case .invalidMember(let why):
             why
+        case .nearDuplicate(let duplicate):
+            "This gallery already has a picture that looks the same (“\(duplicate.title.prefix(200))”). Add it anyway?"
         case .link(let error):
             error.description
         case .storage(let underlying):
@@ -118,6 +123,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
             a == b
         case (.link(let a), .link(let b)):
             a == b
+        case (.nearDuplicate(let a), .nearDuplicate(let b)):
+            a == b
         case (.proxy(let a), .proxy(let b)):
             String(describing: a) == String(describing: b)
         case (.storage(let a), .storage(let b)):
@@ -138,5 +145,20 @@ public enum GalleryName {
         // counting what Swift calls characters let 100 letters with a pile of combining marks on each through.
         guard (1...maxLength).contains(name.unicodeScalars.count) else { throw .invalidName }
         return name
+    }
+}
+
+/// The item already in a gallery that a new image is the same picture as: what the person is shown to decide.
+public struct NearDuplicate: Sendable, Hashable, Codable {
+    /// The gallery item's id.
+    public var id: GalleryItemID
+    public var title: String
+    /// Its thumbnail's URL, as the gallery item gives it (`image.thumbnail`).
+    public var thumbnail: String
+
+    public init(id: GalleryItemID, title: String, thumbnail: String) {
+        self.id = id
+        self.title = title
+        self.thumbnail = thumbnail
     }
 }

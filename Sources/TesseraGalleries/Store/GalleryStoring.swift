@@ -55,6 +55,16 @@ public protocol GalleryStoring: Sendable {
     func move(_ itemID: GalleryItemID, in id: GalleryID, to index: Int, ifRevision: Int?)
         async throws(GalleryError) -> (revision: Int, index: Int)
 
+    // MARK: Picture hashes
+
+    /// The perceptual hash kept with each item of gallery `id` that has one: items added before hashes were
+    /// kept (or whose hash could not be made) are left out until `setPictureHash`.
+    func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash]
+    /// Keeps `hash` with item `itemID` of gallery `id`; an item gone meanwhile is left alone. Not a change of
+    /// the gallery: no revision, no event.
+    func setPictureHash(_ hash: PerceptualHash, of itemID: GalleryItemID, in id: GalleryID)
+        async throws(GalleryError)
+
     // MARK: Owners and members
 
     /// What `account` may do with gallery `id`: owner, or the role it was given as a member while the gallery
@@ -137,9 +147,12 @@ public struct NewGalleryImage: Sendable, Hashable {
     public var size: Int
     public var width: Int
     public var height: Int
+    /// The picture's perceptual hash, when it was made (kept with the item: near duplicates, docs/galleries.md).
+    public var pictureHash: PerceptualHash?
 
     public init(
-        item: Item, sourceURL: String?, hash: String, format: String, size: Int, width: Int, height: Int
+        item: Item, sourceURL: String?, hash: String, format: String, size: Int, width: Int, height: Int,
+        pictureHash: PerceptualHash? = nil
     ) {
         self.item = item
         self.sourceURL = sourceURL
@@ -148,6 +161,7 @@ public struct NewGalleryImage: Sendable, Hashable {
         self.size = size
         self.width = width
         self.height = height
+        self.pictureHash = pictureHash
     }
 }
 

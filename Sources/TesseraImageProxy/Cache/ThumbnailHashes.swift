@@ -2,43 +2,54 @@ import Foundation
 import Synchronization
 import TesseraCore
 
-/// The perceptual hash of each thumbnail the proxy made, by the image's source: in memory, and on disk in
-/// the thumbnail's side file in the disk cache (sixteen hex digits; `DiskImageCache.writeSide`), so it is
-/// read back without decoding anything, after a restart too, and goes when the thumbnail goes.
+/// The perceptual hash of each thumbnail the proxy made, by the image's source, in three places: in memory; on
+/// disk in the thumbnail's side file in the disk cache (sixteen hex digits; `DiskImageCache.writeSide`), so it
+/// is read back without decoding anything, after a restart too, and goes when the thumbnail goes; and in the
+/// database (`ThumbnailHashStoring`), so every server sharing a PostgreSQL database knows the hashes any of
+/// them made, and a hash outlives its thumbnail's eviction.
 ///
 /// Keyed in memory by source alone, not by encoding: the JPEG and the WebP thumbnail of one source hash a bit
 /// or two apart at most, and either one says what the picture looks like.
 final class ThumbnailHashes: Sendable {
     private let memory: Mutex<CostLRU<String, PerceptualHash>>
     private let disk: DiskImageCache?
+    private let database: (any ThumbnailHashStoring)?
 
     /// - Parameter capacity: how many hashes stay in memory (each costs about its source's length).
-    init(disk: DiskImageCache?, capacity: Int = 50_000) {
+    init(disk: DiskImageCache?, database: (any ThumbnailHashStoring)? = nil, capacity: Int = 50_000) {
         self.memory = Mutex(CostLRU(capacity: capacity))
         self.disk = disk
+        self.database = database
     }
 
-    /// The hash kept for `source`, from memory or else from the side file of one of its thumbnails (then
-    /// kept in memory too). `thumbnailKeys`: the disk cache keys its thumbnails have.
+    /// The hash kept for `source`, from memory, else from the side file of one of its thumbnails, else from the
+    /// database (then kept in memory too). `thumbnailKeys`: the disk cache keys its thumbnails have.
     func hash(of source: String, thumbnailKeys: [String]) async -> PerceptualHash? {
         if let hit = memory.withLock({ $0.value(for: source) }) { return hit }
-        guard let disk else { return nil }
-        for key in thumbnailKeys {
-            guard let data = await disk.side(for: key),
-                let hash = PerceptualHash(hex: String(decoding: data, as: UTF8.self))
-            else { continue }
-            remember(hash, for: source)
-            return hash
+        if let disk {
+            for key in thumbnailKeys {
+                guard let data = await disk.side(for: key),
+                    let hash = PerceptualHash(hex: String(decoding: data, as: UTF8.self))
+                else { continue }
+                remember(hash, for: source)
+                return hash
+            }
         }
-        return nil
+        guard let hash = await database?.hash(of: source) else { return nil }
+        remember(hash, for: source)
+        return hash
     }
 
-    /// Keeps `hash` in memory at once; the side file of the thumbnail at `thumbnailKey` is written behind the
-    /// caller.
+    /// Keeps `hash` in memory at once; the side file of the thumbnail at `thumbnailKey` and the database row are
+    /// written behind the caller.
     func store(_ hash: PerceptualHash, for source: String, thumbnailKey: String) {
         remember(hash, for: source)
-        guard let disk else { return }
-        Task { await disk.writeSide(Data(hash.description.utf8), for: thumbnailKey) }
+        let (disk, database) = (disk, database)
+        guard disk != nil || database != nil else { return }
+        Task {
+            await disk?.writeSide(Data(hash.description.utf8), for: thumbnailKey)
+            await database?.store(hash, for: source, now: Date())
+        }
     }
 
     private func remember(_ hash: PerceptualHash, for source: String) {

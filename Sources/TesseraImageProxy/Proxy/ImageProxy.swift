@@ -32,18 +32,20 @@ public final class ImageProxy: Sendable {
     private let fetches = Coalescer<Data>()
     private let metrics: ImageProxyMetrics
 
-    /// - Parameter metrics: where cache hits and misses, cache sizes and thumbnails are counted.
+    /// - Parameters:
+    ///   - metrics: where cache hits and misses, cache sizes and thumbnails are counted.
+    ///   - thumbnailHashes: the database the thumbnails' hashes are also kept in (`ThumbnailHashes`).
     public init(
         signer: ImageURLSigner, fetcher: ImageFetcher, processor: ImageProcessor, memory: MemoryImageCache,
-        disk: DiskImageCache?, files: any LocalImageFiles, logger: Logger = Logger(label: "tessera.images"),
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        disk: DiskImageCache?, files: any LocalImageFiles, thumbnailHashes: (any ThumbnailHashStoring)? = nil,
+        logger: Logger = Logger(label: "tessera.images"), metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.signer = signer
         self.fetcher = fetcher
         self.processor = processor
         self.memory = memory
         self.disk = disk
-        self.hashes = ThumbnailHashes(disk: disk)
+        self.hashes = ThumbnailHashes(disk: disk, database: thumbnailHashes)
         self.files = files
         self.logger = logger
         self.metrics = ImageProxyMetrics(factory: metrics)

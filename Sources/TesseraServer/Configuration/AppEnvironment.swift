@@ -124,10 +124,15 @@ public struct AppEnvironment: Sendable {
                 "concurrency": "\(processor.concurrency)", "vector code": "\(ImageProcessor.vectorCode ? "on" : "off")",
             ])
         let galleryFiles = GalleryImageFiles(directory: configuration.mediaDirectory)
+        // Shared by every server on PostgreSQL; hashes not made again for 90 days go (a cache, docs/filters.md).
+        let thumbnailHashes: any ThumbnailHashStoring =
+            postgres.map { PostgresThumbnailHashes(database: $0, logger: logger) }
+            ?? ThumbnailHashStore(database: database, logger: logger)
+        try await thumbnailHashes.purge(before: now().addingTimeInterval(-90 * 86_400))
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
-            files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles), logger: logger,
-            metrics: metrics)
+            files: ImageFilesByKind(library: LibraryFiles(roots: roots), stored: galleryFiles),
+            thumbnailHashes: thumbnailHashes, logger: logger, metrics: metrics)
         let media = MediaProxy(
             signer: signer, fetcher: fetcher, maxBytes: configuration.previews.maxBytes,
             cacheBytes: configuration.previews.memoryCacheBytes, logger: logger)

@@ -117,20 +117,27 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                 else { throw GalleryError.invalidBody("The index must be a whole number.") }
                 return try Self.checked(index: value)
             }
+            let allow = try form.part(named: "allowNearDuplicate").map { part in
+                switch String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces) {
+                case "true": true
+                case "false": false
+                default: throw GalleryError.invalidBody("allowNearDuplicate is true or false.")
+                }
+            }
             added = try await galleries.add(
                 upload: file.data, fileName: file.fileName, to: try Self.id(context), at: index, ifRevision: ifRevision,
-                by: context.galleryViewer)
+                by: context.galleryViewer, allowNearDuplicate: allow ?? false)
         } else {
             let body = try await Self.json(AddBody.self, request)
             switch (body.item, body.url) {
             case (let item?, nil):
                 added = try await galleries.add(
                     item: item, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision,
-                    by: context.galleryViewer)
+                    by: context.galleryViewer, allowNearDuplicate: body.allowNearDuplicate ?? false)
             case (nil, let url?):
                 added = try await galleries.add(
                     url: url, to: try Self.id(context), at: try body.index.map(Self.checked), ifRevision: ifRevision,
-                    by: context.galleryViewer)
+                    by: context.galleryViewer, allowNearDuplicate: body.allowNearDuplicate ?? false)
             default:
                 throw GalleryError.invalidBody(
                     "Send {\"item\": Item} or {\"url\": \"https://…\"} (optionally with \"index\"), or a multipart upload."
@@ -209,6 +216,21 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         let item: Item?
         let url: String?
         let index: Int?
+        /// Add even when the gallery holds the same picture (else 409 `near_duplicate`).
+        let allowNearDuplicate: Bool?
+
+        private enum CodingKeys: String, CodingKey { case item, url, index, allowNearDuplicate }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            item = try container.decodeIfPresent(Item.self, forKey: .item)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            index = try container.decodeIfPresent(Int.self, forKey: .index)
+            // A boolean when present, as the document says: `null` is refused too, not read as absent.
+            allowNearDuplicate =
+                container.contains(.allowNearDuplicate)
+                ? try container.decode(Bool.self, forKey: .allowNearDuplicate) : nil
+        }
     }
     struct RevisionBody: Encodable {
         let revision: Int

@@ -63,6 +63,10 @@ extension APIError {
                     status: .internalServerError, code: "image_failed",
                     message: "The image could not be prepared; the server log says why.", underlying: imaging)
             }
+        case .nearDuplicate(let duplicate):
+            // The person is asked; the same request with `allowNearDuplicate: true` adds it anyway.
+            self.init(status: .conflict, code: "near_duplicate", message: error.description)
+            duplicateOf = duplicate
         case .link(let link):
             self.init(link)
         case .proxy(let proxy):

@@ -19,6 +19,8 @@ public struct APIError: HTTPResponseError, Sendable {
     public var headers: HTTPFields = [:]
     /// What went wrong underneath, for the log only.
     public var underlying: (any Error)?
+    /// The gallery item a refused add is the same picture as (`near_duplicate`), sent with the error.
+    public var duplicateOf: NearDuplicate?
 
     /// What a `500` says when there is nothing more a client can use.
     public static let genericMessage = "Something went wrong on the server; the log says more."
@@ -49,13 +51,21 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONBody.response(ErrorEnvelope(error: ErrorInfo(code: code, message: message)), status: status)
+        let info = ErrorBody(code: code, message: message, duplicateOf: duplicateOf)
+        var response = JSONBody.response(ErrorEnvelope(error: info), status: status)
         response.headers.append(contentsOf: headers)
         return response
     }
 
     private struct ErrorEnvelope: Encodable {
-        let error: ErrorInfo
+        let error: ErrorBody
+    }
+
+    /// `ErrorInfo` as the API's errors write it, with what some errors add (`duplicateOf`).
+    private struct ErrorBody: Encodable {
+        let code: String
+        let message: String
+        let duplicateOf: NearDuplicate?
     }
 }
 

@@ -1,0 +1,14 @@
+import Foundation
+
+/// The perceptual hash of each thumbnail the image proxy made, by image source, kept in a database (SQLite in the
+/// data folder, or PostgreSQL shared by several servers): the third place `ThumbnailHashes` looks, after memory
+/// and the disk cache's side files, so a hash one server made is known to every server on the database without
+/// making the thumbnail again. A cache: failures are logged and read as a miss, never an error.
+public protocol ThumbnailHashStoring: Sendable {
+    /// The hash kept for `source`, or `nil`.
+    func hash(of source: String) async -> PerceptualHash?
+    /// Keeps `hash` for `source` (replacing one kept before), stamped `now`.
+    func store(_ hash: PerceptualHash, for source: String, now: Date) async
+    /// Deletes hashes kept before `cutoff`; returns how many.
+    @discardableResult func purge(before cutoff: Date) async throws -> Int
+}

@@ -1,0 +1,83 @@
+import Foundation
+import TesseraCore
+import TesseraPostgres
+import TesseraStorage
+import TesseraTestSupport
+import Testing
+
+@testable import TesseraGalleries
+
+/// Picture hashes on both engines (docs/galleries.md, "Near duplicates"; docs/filters.md, "The hash in the
+/// database"): each gallery item's, kept with its row, changing neither revision nor events; and each
+/// thumbnail's by source, shared by every store on the database, replaced, and purged by age.
+@Suite("Picture hashes on both engines")
+struct PictureHashContractTests {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The high bit set too, so a bigint column must keep all 64 bits.
+    static let hashes = [PerceptualHash(bits: 0x8000_0000_0000_0001), PerceptualHash(bits: 0x0123_4567_89AB_CDEF)]
+
+    private func withStores(
+        _ engine: Engine,
+        _ body:
+            @escaping @Sendable (any GalleryStoring, _ open: @escaping @Sendable () throws -> any ThumbnailHashStoring)
+            async throws -> Void
+    ) async throws {
+        switch engine {
+        case .sqlite:
+            try await withTemporaryFolder { folder in
+                let database = try AppDatabase.open(inDirectory: folder)
+                try await body(GalleryStore(database: database, linker: GalleryStoreContractTests.Linker())) {
+                    ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder), logger: quietLogger)
+                }
+            }
+        case .postgres:
+            let server = try requirePostgres()
+            try await TestPostgres.withRunningDatabase(on: server) { database in
+                try await body(PostgresGalleryStore(database: database, linker: GalleryStoreContractTests.Linker())) {
+                    PostgresThumbnailHashes(database: database, logger: quietLogger)
+                }
+            }
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func anItemsHashIsKeptWithItsRowAndIsNotAChange(engine: Engine) async throws {
+        try await withStores(engine) { store, _ in
+            let gallery = try await store.create(name: "Hashes")
+            let first = try await store.add(
+                GalleryStoreContractTests.image(0), to: gallery.id, at: nil, ifRevision: nil)
+            let second = try await store.add(
+                GalleryStoreContractTests.image(1), to: gallery.id, at: nil, ifRevision: nil)
+            let other = try await store.create(name: "Other")
+            #expect(try await store.pictureHashes(of: gallery.id).isEmpty, "none made yet")
+
+            try await store.setPictureHash(Self.hashes[0], of: first.item.id, in: gallery.id)
+            try await store.setPictureHash(Self.hashes[1], of: second.item.id, in: gallery.id)
+            // Named in another gallery: left alone.
+            try await store.setPictureHash(Self.hashes[1], of: first.item.id, in: other.id)
+            #expect(
+                try await store.pictureHashes(of: gallery.id)
+                    == [first.item.id: Self.hashes[0], second.item.id: Self.hashes[1]])
+            #expect(try await store.pictureHashes(of: other.id).isEmpty)
+            #expect(try await store.state(of: gallery.id).revision == second.revision, "not a change")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func thumbnailHashesAreSharedReplacedAndPurgedByAge(engine: Engine) async throws {
+        try await withStores(engine) { _, open in
+            let (one, another) = (try open(), try open())
+            #expect(await one.hash(of: "https://example.org/a.jpg") == nil)
+            await one.store(Self.hashes[0], for: "https://example.org/a.jpg", now: now)
+            await one.store(Self.hashes[1], for: "https://example.org/b.jpg", now: now.addingTimeInterval(100))
+            #expect(await another.hash(of: "https://example.org/a.jpg") == Self.hashes[0], "another store sees it")
+            await another.store(Self.hashes[1], for: "https://example.org/a.jpg", now: now.addingTimeInterval(200))
+            #expect(await one.hash(of: "https://example.org/a.jpg") == Self.hashes[1], "replaced")
+
+            #expect(try await one.purge(before: now.addingTimeInterval(150)) == 1)
+            #expect(await another.hash(of: "https://example.org/b.jpg") == nil, "made before the cutoff: gone")
+            #expect(await another.hash(of: "https://example.org/a.jpg") == Self.hashes[1])
+        }
+    }
+}
