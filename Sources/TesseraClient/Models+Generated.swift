@@ -105,7 +105,8 @@ extension SearchResults {
     init(_ response: Components.Schemas.SearchResponse) {
         self.init(
             query: response.query, scope: Scope(rawValue: response.scope.rawValue)!, page: response.page,
-            sections: response.sections.map(Section.init))
+            sections: response.sections.map(Section.init),
+            groups: response.groups?.map { SearchGroup(items: $0.items, representative: $0.representative) })
     }
 }
 

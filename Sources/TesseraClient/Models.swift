@@ -171,6 +171,17 @@ public struct SearchResults: Sendable, Hashable, Codable {
     public var scope: Scope
     public var page: Int
     public var sections: [Section]
+    /// The copies of one picture among the sections' items, from identity and the thumbnails' hashes the
+    /// server knew when it answered (it does not wait for thumbnails; the stream's `groups` event does).
+    public var groups: [SearchGroup]?
+}
+
+/// One picture's copies among a search's items.
+public struct SearchGroup: Sendable, Hashable, Codable {
+    /// The copies' item ids (`source:id`), the representative first, then in the page's order.
+    public var items: [String]
+    /// The copy to show: the one whose licence allows the most.
+    public var representative: String
 }
 
 /// A source, whether it is enabled, and why not.

@@ -137,7 +137,11 @@ struct LibrarySearch: AsyncParsableCommand {
         // The same search the server runs, over the `local` source alone.
         let search = SearchService(
             sources: [LocalSource(store: store, roots: roots)], timeout: configuration.sourceTimeout)
-        let response = await search.search(request)
+        var response = await search.search(request)
+        // As /api/search answers it; by identity only (no image cache is opened here, so no hashes), which
+        // library photos never share: an empty list.
+        response.groups = PictureGrouping.groups(of: response.sections.flatMap(\.items), hashes: [:])
+            .map(SearchResponse.Group.init)
         if let error = response.sections.first?.error {
             throw Exit.failure(
                 roots.isEmpty ? "nothing is indexed yet; run tessera library index DIR first." : error.message)

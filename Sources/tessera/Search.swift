@@ -60,7 +60,10 @@ struct Search: AsyncParsableCommand {
         } else {
             let logger = Terminal.bootstrapLogging(level: .warning, format: configuration.logFormat)
             let environment = try await AppEnvironment.live(configuration, logger: logger)
-            response = await environment.search.search(request).linkingImages(with: environment.imageLinker)
+            var linked = await environment.search.search(request).linkingImages(with: environment.imageLinker)
+            // As the server's /api/search does: identity, and the hashes of thumbnails made before.
+            linked.groups = await environment.imageProxy.pictureGroups(of: linked.sections.flatMap(\.items))
+            response = linked
             try await environment.shutdown()
         }
 

@@ -72,6 +72,10 @@ struct RemoteCommandTests {
             let response = try JSONDecoder().decode(SearchResponse.self, from: Data(json.utf8))
             #expect(response.sections.count == 8 && response.sections.allSatisfy { $0.items.count == 20 })
             _ = try await same(["search", "heron", "--scope", "pixabay", "--page", "2"], local, server)
+            // Each picture once: Openverse's copies of Flickr photos fold under them, from the server's groups.
+            #expect(!(response.groups ?? []).isEmpty)
+            let table = try await same(["search", "snow leopard"], local, server)
+            #expect(table.contains("        also on Openverse") && table.contains("copies of pictures listed under"))
             // Filters reach the server, and its per-section report comes back the same.
             let filtered = try await same(
                 [

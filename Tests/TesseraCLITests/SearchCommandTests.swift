@@ -62,6 +62,42 @@ struct SearchCommandTests {
         }
     }
 
+    @Test func theTableShowsEachPictureOnce() async throws {
+        try await withStandIns(standIns()) { environment in
+            let json = try await CLIProcess.run(["search", "red kite", "--json"], environment: environment)
+            #expect(json.status == 0, "\(json.stderr)")
+            let response = try JSONDecoder().decode(SearchResponse.self, from: Data(json.stdout.utf8))
+            // Openverse's copies of Flickr photos that Flickr's section returns too, read from the wire fields.
+            let flickr = Set(response.sections.first { $0.id == .flickr }?.items.map(\.id) ?? [])
+            var copies: Set<Set<ItemID>> = []
+            for copy in response.sections.first(where: { $0.id == .openverse })?.items ?? [] {
+                let number = copy.pageURL?.split(whereSeparator: { !$0.isNumber }).last.map(String.init) ?? ""
+                let original = ItemID(source: .flickr, nativeID: number)
+                if flickr.contains(original) { copies.insert([copy.id, original]) }
+            }
+            #expect(!copies.isEmpty)
+            let groups = try #require(response.groups)
+            #expect(Set(groups.map { Set($0.items) }) == copies)
+
+            let table = try await CLIProcess.run(["search", "red kite"], environment: environment)
+            #expect(table.status == 0, "\(table.stderr)")
+            let lines = table.stdout.split(separator: "\n").map(String.init)
+            for group in groups {
+                // The representative's row, once, then where else the picture is; its copies have no row.
+                let rows = lines.indices.filter { lines[$0].hasSuffix(" \(group.representative)") }
+                #expect(rows.count == 1, "\(group.representative)")
+                let others = group.items.filter { $0 != group.representative }
+                let services = others.map(\.source.title).joined(separator: ", ")
+                if let row = rows.first { #expect(lines[row + 1] == "        also on \(services)") }
+                for other in others { #expect(!lines.contains { $0.hasSuffix(" \(other)") }, "\(other) folded") }
+            }
+            // Openverse's section counts the copies it folded under Flickr's rows.
+            let folded = groups.filter { $0.representative.source == .flickr }.count
+            let count = folded == 1 ? "1 copy of a picture" : "\(folded) copies of pictures"
+            #expect(folded == 0 || table.stdout.contains("  + \(count) listed under Flickr"))
+        }
+    }
+
     @Test func filtersAreValidatedAndReachEachSource() async throws {
         let providers = standIns()
         try await withStandIns(providers) { environment in

@@ -6,8 +6,9 @@ import Testing
 
 /// The measurement behind `PictureGrouping.threshold` (docs/filters.md, "One picture, shown once"): every
 /// version of every sample photo (`PictureCopies`) goes through the proxy's thumbnail and is hashed, as in
-/// the server; then each pair is judged at each threshold. Prints the table for both methods and holds the
-/// chosen method and threshold to the precision and recall written in the docs.
+/// the server (from the thumbnail's pixels as it is rendered, and from its bytes as for one read back from
+/// disk); then each pair is judged at each threshold. Prints the table for both methods and holds the chosen
+/// method and threshold to the precision and recall written in the docs, both ways.
 @Suite(.serialized) struct PerceptualHashMeasurementTests {
     /// The bars the chosen threshold must keep (the levels measured, docs/filters.md).
     static let precisionBar = 1.0
@@ -15,7 +16,10 @@ import Testing
 
     struct Hashed {
         var version: PictureCopies.Version
+        /// By each method, from the thumbnail's pixels in the render.
         var hashes: [PerceptualHashing.Method: PerceptualHash]
+        /// By the chosen method, from the thumbnail's encoded bytes.
+        var fromBytes: PerceptualHash
         var id: ItemID { ItemID(source: .local, nativeID: "\(version.sample)/\(version.name)") }
     }
 
@@ -29,13 +33,17 @@ import Testing
         var hashed: [Hashed] = []
         for photo in try PictureCopies.samplePhotos() {
             for version in try PictureCopies.versions(of: photo) {
-                let thumbnail = try await processor.thumbnail(
-                    of: version.data, maxSide: ImageVariant.thumb.maxDimension!, allowWebP: false)
                 var hashes: [PerceptualHashing.Method: PerceptualHash] = [:]
+                var bytes: Data?
                 for method in PerceptualHashing.Method.allCases {
-                    hashes[method] = try PerceptualHashing.hash(of: thumbnail.data, method: method)
+                    let thumbnail = try await processor.thumbnail(
+                        of: version.data, maxSide: ImageVariant.thumb.maxDimension!, allowWebP: false,
+                        hashing: method)
+                    hashes[method] = try #require(thumbnail.perceptualHash)
+                    bytes = thumbnail.data
                 }
-                hashed.append(Hashed(version: version, hashes: hashes))
+                let fromBytes = try PerceptualHashing.hash(of: try #require(bytes))
+                hashed.append(Hashed(version: version, hashes: hashes, fromBytes: fromBytes))
             }
         }
         return hashed
@@ -125,6 +133,22 @@ import Testing
         #expect(pairs.recall >= Self.recallBar, "\(method) at \(threshold): \(pairs.missedPairs) copies missed")
         #expect(groups.precision >= Self.precisionBar, "\(method) at \(threshold): groups join different pictures")
         #expect(groups.recall >= Self.recallBar, "\(method) at \(threshold): groups miss copies")
+
+        // From the bytes (a thumbnail read back from disk without its hash), and across the two ways.
+        let fromBytes = versions.map {
+            var copy = $0; copy.hashes[method] = $0.fromBytes; return copy
+        }
+        let bytePairs = Self.pairScores(fromBytes, method, threshold: threshold)
+        let byteGroups = Self.groupScores(fromBytes, method, threshold: threshold)
+        let shifts = versions.map { $0.hashes[method]!.distance(to: $0.fromBytes) }
+        print(
+            "\nfrom bytes at \(threshold): pairs \(Self.percent(bytePairs.precision)) / "
+                + "\(Self.percent(bytePairs.recall)), groups \(Self.percent(byteGroups.precision)) / "
+                + "\(Self.percent(byteGroups.recall)); render vs bytes: \(shifts.max() ?? 0) bits at most, "
+                + "\(shifts.filter { $0 == 0 }.count) of \(shifts.count) the same")
+        #expect(bytePairs.precision >= Self.precisionBar, "from bytes: \(bytePairs.falsePairs) wrong pairs")
+        #expect(bytePairs.recall >= Self.recallBar, "from bytes: \(bytePairs.missedPairs) copies missed")
+        #expect(byteGroups.precision >= Self.precisionBar && byteGroups.recall >= Self.recallBar)
     }
 
     /// The farthest copies and the closest different pictures: where the threshold has room.

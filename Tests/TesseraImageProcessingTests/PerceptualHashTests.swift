@@ -59,4 +59,46 @@ struct PerceptualHashTests {
         let photo = try TestImage.photo(width: 300, height: 200).jpeg()
         #expect(try await processor.perceptualHash(of: photo) == PerceptualHashing.hash(of: photo))
     }
+
+    @Test func aThumbnailHashedInItsRenderCarriesTheHashOfItsBytes() async throws {
+        // Given a photo's thumbnail made with and without its hash, as JPEG and as JPEG or WebP
+        let processor = ImageProcessor(concurrency: 1)
+        let photo = try TestImage.photo(width: 1200, height: 800).jpeg()
+        let plain = try await processor.thumbnail(of: photo, maxSide: 400, allowWebP: false)
+        #expect(plain.perceptualHash == nil, "no hash unless asked for")
+        for allowWebP in [false, true] {
+            let hashed = try await processor.thumbnail(
+                of: photo, maxSide: 400, allowWebP: allowWebP, hashing: .pHash)
+            // Then the hash comes with it, one picture with the hash of the thumbnail's bytes (which went through
+            // the encoder's loss: this noisy fixture moves more bits than the sample photos, 6 at most)
+            let hash = try #require(hashed.perceptualHash)
+            let fromBytes = try PerceptualHashing.hash(of: hashed.data)
+            #expect(
+                hash.distance(to: fromBytes) <= PictureGrouping.threshold,
+                "render \(hash), bytes \(fromBytes), WebP \(allowWebP)")
+            #expect(hashed.data.count > 0 && hashed.width == plain.width && hashed.height == plain.height)
+        }
+        // And a cut-out's transparency is flattened onto white in the render as from its bytes
+        let cutout = try TestImage.photo(width: 600, height: 400).derived { tessera_fixture_cutout($0, 0.5) }.png()
+        let rendered = try await processor.thumbnail(of: cutout, maxSide: 400, allowWebP: true, hashing: .pHash)
+        let fromBytes = try PerceptualHashing.hash(of: rendered.data)
+        #expect(try #require(rendered.perceptualHash).distance(to: fromBytes) <= PictureGrouping.threshold)
+        let mirrored = try TestImage.photo(width: 1200, height: 800).derived { tessera_fixture_mirror($0) }.jpeg()
+        let other = try await processor.thumbnail(of: mirrored, maxSide: 400, allowWebP: false, hashing: .pHash)
+        let first = try await processor.thumbnail(of: photo, maxSide: 400, allowWebP: false, hashing: .pHash)
+        #expect(
+            try #require(other.perceptualHash).distance(to: try #require(first.perceptualHash))
+                > PictureGrouping.threshold)
+    }
+
+    @Test func aThumbnailFromAFileIsHashedInItsRenderToo() async throws {
+        let processor = ImageProcessor(concurrency: 1)
+        let photo = try TestImage.photo(width: 1200, height: 800).jpeg()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hash-\(UUID()).jpg")
+        try photo.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromFile = try await processor.thumbnail(fileAt: file.path, maxSide: 400, allowWebP: true, hashing: .pHash)
+        let fromData = try await processor.thumbnail(of: photo, maxSide: 400, allowWebP: true, hashing: .pHash)
+        #expect(fromFile.perceptualHash != nil && fromFile.perceptualHash == fromData.perceptualHash)
+    }
 }

@@ -75,5 +75,16 @@ import Testing
                 SectionResult.failed(.flickr, .timeout(.flickr, seconds: 8)),
             ])
         #expect(String(decoding: JSONBody.encode(response), as: UTF8.self) == (try foundation(response)))
+        // With its groups (as /api/search answers): the same bytes, `groups` first.
+        var grouped = response
+        grouped.groups = [
+            SearchResponse.Group(
+                items: [awkwardItem.id, ItemID(source: .openverse, nativeID: "a/b")], representative: awkwardItem.id)
+        ]
+        let bytes = String(decoding: JSONBody.encode(grouped), as: UTF8.self)
+        #expect(bytes == (try foundation(grouped)))
+        #expect(bytes.hasPrefix(#"{"groups":[{"items":["#))
+        grouped.groups = []
+        #expect(String(decoding: JSONBody.encode(grouped), as: UTF8.self) == (try foundation(grouped)))
     }
 }

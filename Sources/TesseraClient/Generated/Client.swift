@@ -222,7 +222,8 @@ internal struct Client: APIProtocol {
     /// With scope=all every enabled source is asked concurrently; sections come in the fixed order
     /// local, pixabay, flickr, openverse, wikimedia, movies, music, apps, books. Sections with no items are
     /// left out in `all`; a failed source keeps its section, with `error`. A single-section scope always
-    /// returns its section.
+    /// returns its section. `groups` says which items are one picture, from what is known when the sections
+    /// are in (the stream's `groups` event also waits, briefly, for the page's thumbnails).
     ///
     ///
     /// - Remark: HTTP `GET /api/search`.

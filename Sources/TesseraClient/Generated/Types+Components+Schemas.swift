@@ -593,6 +593,10 @@ extension Components {
             internal var page: Swift.Int
             /// - Remark: Generated from `#/components/schemas/SearchResponse/sections`.
             internal var sections: [Components.Schemas.Section]
+            /// The copies of one picture among the sections' items (the same photo by its id at the service that holds it, or thumbnails that look the same), groups of two or more only, empty when nothing is shown twice. Made from identity and the hashes of thumbnails already made when the answer was put together: unlike the stream's `groups` event, this answer does not wait for the page's thumbnails, so a picture whose copies no thumbnail has been made of yet groups by identity only. See docs/filters.md, "One picture, shown once".
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResponse/groups`.
+            internal var groups: [Components.Schemas.SearchGroup]?
             /// Creates a new `SearchResponse`.
             ///
             /// - Parameters:
@@ -600,22 +604,26 @@ extension Components {
             ///   - scope:
             ///   - page:
             ///   - sections:
+            ///   - groups: The copies of one picture among the sections' items (the same photo by its id at the service that holds it, or thumbnails that look the same), groups of two or more only, empty when nothing is shown twice. Made from identity and the hashes of thumbnails already made when the answer was put together: unlike the stream's `groups` event, this answer does not wait for the page's thumbnails, so a picture whose copies no thumbnail has been made of yet groups by identity only. See docs/filters.md, "One picture, shown once".
             internal init(
                 query: Swift.String,
                 scope: Components.Schemas.ScopeName,
                 page: Swift.Int,
-                sections: [Components.Schemas.Section]
+                sections: [Components.Schemas.Section],
+                groups: [Components.Schemas.SearchGroup]? = nil
             ) {
                 self.query = query
                 self.scope = scope
                 self.page = page
                 self.sections = sections
+                self.groups = groups
             }
             internal enum CodingKeys: String, CodingKey {
                 case query
                 case scope
                 case page
                 case sections
+                case groups
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -635,11 +643,60 @@ extension Components {
                     [Components.Schemas.Section].self,
                     forKey: .sections
                 )
+                self.groups = try container.decodeIfPresent(
+                    [Components.Schemas.SearchGroup].self,
+                    forKey: .groups
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "query",
                     "scope",
                     "page",
-                    "sections"
+                    "sections",
+                    "groups"
+                ])
+            }
+        }
+        /// One picture's copies among a page's items.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SearchGroup`.
+        internal struct SearchGroup: Codable, Hashable, Sendable {
+            /// The copies' item ids (`source:id`), the representative first, then in the page's order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchGroup/items`.
+            internal var items: [Swift.String]
+            /// The copy to show, the one whose licence allows the most.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchGroup/representative`.
+            internal var representative: Swift.String
+            /// Creates a new `SearchGroup`.
+            ///
+            /// - Parameters:
+            ///   - items: The copies' item ids (`source:id`), the representative first, then in the page's order.
+            ///   - representative: The copy to show, the one whose licence allows the most.
+            internal init(
+                items: [Swift.String],
+                representative: Swift.String
+            ) {
+                self.items = items
+                self.representative = representative
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case items
+                case representative
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Swift.String].self,
+                    forKey: .items
+                )
+                self.representative = try container.decode(
+                    Swift.String.self,
+                    forKey: .representative
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "representative"
                 ])
             }
         }

@@ -30,17 +30,19 @@ public enum PictureGrouping {
     public static func groups(
         of items: [Item], hashes: [ItemID: PerceptualHash], threshold: Int = threshold
     ) -> [PictureGroup] {
-        var order: [ItemID: Int] = [:]
-        var unique: [Item] = []
-        for item in items where item.kind == .image && order[item.id] == nil {
-            order[item.id] = unique.count
-            unique.append(item)
+        // The images, each id once, as positions in `items`: an `Item` is large, and copying each one (its
+        // strings, metadata and sizes retained) was a good part of the time (docs/filters.md, "Speed").
+        var seen = Set<ItemID>(minimumCapacity: items.count)
+        var positions: [Int] = []
+        for position in items.indices where items[position].kind == .image && seen.insert(items[position].id).inserted {
+            positions.append(position)
         }
+        let unique = IndexedItems(items: items, positions: positions)
         var sets = DisjointSets(count: unique.count)
         // Identity: every key an item names joins it with the first item that named that key.
         var firstWithKey: [String: Int] = [:]
-        for (index, item) in unique.enumerated() {
-            for key in PictureIdentity.keys(of: item) {
+        for index in unique.indices {
+            for key in PictureIdentity.keys(of: unique[index]) {
                 if let first = firstWithKey[key] { sets.join(first, index) } else { firstWithKey[key] = index }
             }
         }
@@ -92,6 +94,16 @@ public enum PictureGrouping {
         if ownService != otherOwn { return ownService }
         return earlier
     }
+}
+
+/// The items at `positions` of `items`, read in place (never copied out).
+private struct IndexedItems {
+    let items: [Item]
+    let positions: [Int]
+
+    var count: Int { positions.count }
+    var indices: Range<Int> { positions.indices }
+    subscript(index: Int) -> Item { _read { yield items[positions[index]] } }
 }
 
 /// Union-find over 0..<count, with path halving and union by size.

@@ -4,12 +4,34 @@ public struct SearchResponse: Sendable, Hashable, Codable {
     public var scope: String
     public var page: Int
     public var sections: [SectionResult]
+    /// The copies of one picture among the sections' items (groups of two or more), by identity and the
+    /// thumbnails' hashes known when the answer was made (docs/filters.md, "One picture, shown once"); `nil`
+    /// when not computed.
+    public var groups: [Group]?
 
-    public init(query: String, scope: String, page: Int, sections: [SectionResult]) {
+    public init(query: String, scope: String, page: Int, sections: [SectionResult], groups: [Group]? = nil) {
         self.query = query
         self.scope = scope
         self.page = page
         self.sections = sections
+        self.groups = groups
+    }
+
+    /// One picture's copies, as the API writes them (`/api/search`'s `groups`, the stream's `groups` event).
+    public struct Group: Sendable, Hashable, Codable {
+        /// The copies' ids, the representative first, then in the page's order.
+        public var items: [ItemID]
+        /// The copy to show: the one whose licence allows the most.
+        public var representative: ItemID
+
+        public init(items: [ItemID], representative: ItemID) {
+            self.items = items
+            self.representative = representative
+        }
+
+        public init(_ group: PictureGroup) {
+            self.init(items: group.members, representative: group.representative)
+        }
     }
 
     /// True when at least one section answered (with or without items).

@@ -21,15 +21,29 @@ public enum PerceptualHashing {
     /// Unlike the processor, this checks no pixel cap: give it thumbnails, not untrusted originals.
     public static func hash(of data: Data, method: Method = chosen) throws(ImagingError) -> PerceptualHash {
         try Vips.ensureStarted()
-        let (width, height) = method == .dHash ? (9, 8) : (32, 32)
-        let pixels = try withBytes(of: data) { bytes throws(ImagingError) -> [UInt8] in
-            var pixels = [UInt8](repeating: 0, count: width * height)
-            let status = pixels.withUnsafeMutableBufferPointer {
-                tessera_grey_pixels_buffer(bytes.baseAddress, bytes.count, Int32(width), Int32(height), $0.baseAddress)
+        return try withBytes(of: data) { bytes throws(ImagingError) in
+            try hash(method) { width, height, pixels in
+                tessera_grey_pixels_buffer(bytes.baseAddress, bytes.count, width, height, pixels)
             }
-            guard status == 0 else { throw .unreadable(Vips.takeError()) }
-            return pixels
         }
+    }
+
+    /// The hash of an image already decoded, such as a thumbnail being rendered (`ImageProcessor.render`):
+    /// shrunk to the same grey pixels as from bytes, with no second decode. Blocking, like `hash(of:)`.
+    static func hash(ofDecoded image: VipsImagePointer, method: Method = chosen) throws(ImagingError)
+        -> PerceptualHash
+    {
+        try hash(method) { width, height, pixels in tessera_grey_pixels_image(image, width, height, pixels) }
+    }
+
+    /// Reads the method's grey pixels with `grey` (one of the shim's `tessera_grey_pixels_*`) and hashes them.
+    private static func hash(
+        _ method: Method, grey: (Int32, Int32, UnsafeMutablePointer<UInt8>?) -> Int32
+    ) throws(ImagingError) -> PerceptualHash {
+        let (width, height) = method == .dHash ? (9, 8) : (32, 32)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        let status = pixels.withUnsafeMutableBufferPointer { grey(Int32(width), Int32(height), $0.baseAddress) }
+        guard status == 0 else { throw .unreadable(Vips.takeError()) }
         return PerceptualHash(bits: method == .dHash ? dHash(pixels) : pHash(pixels))
     }
 

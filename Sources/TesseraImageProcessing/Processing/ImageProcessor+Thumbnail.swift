@@ -9,7 +9,13 @@ extension ImageProcessor {
     /// the EXIF orientation, converts to sRGB (CMYK, and profiles other than sRGB, through their ICC profile;
     /// grey stays grey) and strips every metadata field. JPEG, or WebP when `allowWebP` and the
     /// WebP is smaller. Runs on the processor's threads; a call cancelled while it waits for one is dropped.
-    public func thumbnail(of data: Data, maxSide: Int, allowWebP: Bool) async throws(ImagingError) -> RenderedImage {
+    ///
+    /// With `hashing`, the result carries the thumbnail's perceptual hash by that method, read from its pixels
+    /// before they are encoded (no second decode); `nil` if they could not be hashed (the thumbnail is still
+    /// made).
+    public func thumbnail(
+        of data: Data, maxSide: Int, allowWebP: Bool, hashing: PerceptualHashing.Method? = nil
+    ) async throws(ImagingError) -> RenderedImage {
         let side = try Self.validSide(maxSide)
         // Junk is refused here, without taking a place in the queue.
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
@@ -17,7 +23,7 @@ extension ImageProcessor {
             try withBytes(of: data) { bytes throws(ImagingError) in
                 let toSRGB = try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
                     .toSRGB
-                return try render(allowWebP: allowWebP) { out in
+                return try render(allowWebP: allowWebP, hashing: hashing) { out in
                     tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side, toSRGB ? 1 : 0)
                 }
             }
@@ -26,9 +32,9 @@ extension ImageProcessor {
 
     /// The same from a file: libvips reads it itself, so shrink-on-load decodes only what the thumbnail
     /// needs and the file is never held in memory whole.
-    public func thumbnail(fileAt path: String, maxSide: Int, allowWebP: Bool) async throws(ImagingError)
-        -> RenderedImage
-    {
+    public func thumbnail(
+        fileAt path: String, maxSide: Int, allowWebP: Bool, hashing: PerceptualHashing.Method? = nil
+    ) async throws(ImagingError) -> RenderedImage {
         let side = try Self.validSide(maxSide)
         return try await pool.runImaging { [self] () throws(ImagingError) in
             let format = try supportedFormat(of: Vips.prefix(ofFileAt: path))
@@ -36,7 +42,7 @@ extension ImageProcessor {
             defer { g_object_unref(source) }
             // The header read and the thumbnail share the source: the file is opened once.
             let toSRGB = try inspect(format) { tessera_image_new_from_source(source) }.toSRGB
-            return try render(allowWebP: allowWebP) { out in
+            return try render(allowWebP: allowWebP, hashing: hashing) { out in
                 tessera_thumbnail_source(source, out, side, toSRGB ? 1 : 0)
             }
         }
@@ -49,12 +55,14 @@ extension ImageProcessor {
         return Int32(maxSide)
     }
 
-    /// Runs `thumbnail` (one of libvips' `vips_thumbnail_*`) and encodes its result.
+    /// Runs `thumbnail` (one of libvips' `vips_thumbnail_*`) and encodes its result, hashing its pixels too
+    /// when asked.
     ///
     /// libvips is lazy: the thumbnail call reads the header and plans the work; pixels are decoded and shrunk
     /// while the encoder pulls them, so decoding errors (a truncated file) surface while encoding.
     private func render(
-        allowWebP: Bool, _ thumbnail: (UnsafeMutablePointer<VipsImagePointer?>) -> Int32
+        allowWebP: Bool, hashing: PerceptualHashing.Method?,
+        _ thumbnail: (UnsafeMutablePointer<VipsImagePointer?>) -> Int32
     ) throws(ImagingError) -> RenderedImage {
         var out: VipsImagePointer?
         guard thumbnail(&out) == 0, let shrunk = out else { throw .unreadable(Vips.takeError()) }
@@ -62,13 +70,18 @@ extension ImageProcessor {
         var stripped: VipsImagePointer?
         guard tessera_strip(shrunk, &stripped) == 0, let image = stripped else { throw .failed(Vips.takeError()) }
         defer { g_object_unref(image) }
-        guard allowWebP else { return try encode(image, as: .jpeg) }
-        // Both encoders read the pixels: decode and shrink once, into memory (a thumbnail is small).
+        guard allowWebP || hashing != nil else { return try encode(image, as: .jpeg) }
+        // Two readers of the pixels (both encoders, or an encoder and the hash): decode and shrink once, into
+        // memory (a thumbnail is small).
         guard let decoded = vips_image_copy_memory(image) else { throw .unreadable(Vips.takeError()) }
         defer { g_object_unref(decoded) }
-        let jpeg = try encode(decoded, as: .jpeg)
-        let webp = try encode(decoded, as: .webp)
-        return webp.data.count < jpeg.data.count ? webp : jpeg
+        var rendered = try encode(decoded, as: .jpeg)
+        if allowWebP {
+            let webp = try encode(decoded, as: .webp)
+            if webp.data.count < rendered.data.count { rendered = webp }
+        }
+        if let hashing { rendered.perceptualHash = try? PerceptualHashing.hash(ofDecoded: decoded, method: hashing) }
+        return rendered
     }
 
     private func encode(_ image: VipsImagePointer, as format: ImageFormat) throws(ImagingError) -> RenderedImage {

@@ -23,12 +23,16 @@ public struct RenderedImage: Sendable, Hashable {
     public var format: ImageFormat
     public var width: Int
     public var height: Int
+    /// The picture's perceptual hash, when the thumbnail was made with `hashing`: read from its pixels before
+    /// encoding, so it may differ by a bit or two from the hash of `data`.
+    public var perceptualHash: PerceptualHash?
 
-    public init(data: Data, format: ImageFormat, width: Int, height: Int) {
+    public init(data: Data, format: ImageFormat, width: Int, height: Int, perceptualHash: PerceptualHash? = nil) {
         self.data = data
         self.format = format
         self.width = width
         self.height = height
+        self.perceptualHash = perceptualHash
     }
 }
 

@@ -27,7 +27,8 @@ extension ImageProxy {
         return await thumbnailHash(source: source)
     }
 
-    /// Hashes a thumbnail just made (or read from disk without a hash beside it) and keeps the hash. A
+    /// Hashes a thumbnail's bytes and keeps the hash: one read back from disk without a hash beside it (a
+    /// thumbnail just made brings its hash from the render, `ImageProcessor.thumbnail(of:...hashing:)`). A
     /// thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
     func recordHash(ofThumbnail data: Data, source: String, key: String) async {
         guard await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source)) == nil else { return }

@@ -151,17 +151,22 @@ public final class ImageProxy: Sendable {
         }
         let output: Data
         let format: ImageFormat
+        // A `thumb` is hashed as it is rendered, from its pixels (docs/filters.md, "One picture, shown once").
+        let hashing = variant == .thumb ? PerceptualHashing.chosen : nil
+        var hash: PerceptualHash?
         do throws(ImagingError) {
             let allowWebP = mode == Self.webPMode
             let started = ContinuousClock.now
             switch (source, variant.maxDimension) {
             case (.file(let file, let maxSide), _):
-                let rendered = try await processor.thumbnail(fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP)
-                (output, format) = (rendered.data, rendered.format)
+                let rendered = try await processor.thumbnail(
+                    fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP, hashing: hashing)
+                (output, format, hash) = (rendered.data, rendered.format, rendered.perceptualHash)
                 metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), let maxSide?):
-                let rendered = try await processor.thumbnail(of: data, maxSide: maxSide, allowWebP: allowWebP)
-                (output, format) = (rendered.data, rendered.format)
+                let rendered = try await processor.thumbnail(
+                    of: data, maxSide: maxSide, allowWebP: allowWebP, hashing: hashing)
+                (output, format, hash) = (rendered.data, rendered.format, rendered.perceptualHash)
                 metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), nil):
                 (output, format) = (data, try processor.header(of: data).format)
@@ -170,7 +175,13 @@ public final class ImageProxy: Sendable {
             throw .imaging(error)
         }
         // Before answering, so whoever waited for this thumbnail can read its hash next.
-        if variant == .thumb { await recordHash(ofThumbnail: output, source: reference, key: key) }
+        if variant == .thumb {
+            if let hash {
+                hashes.store(hash, for: reference, thumbnailKey: key)
+            } else {
+                await recordHash(ofThumbnail: output, source: reference, key: key)
+            }
+        }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
             let bytes = metrics.disk.bytes

@@ -9,7 +9,7 @@ import TesseraImageProxy
 struct SearchController<Context: ConnectionRequestContext> {
     let search: SearchService
     let linker: any ImageLinking
-    /// Whose hashes group the stream's pictures by look, and who makes the thumbnails the prefetch asks for.
+    /// Whose hashes group the pictures by look, and who makes the thumbnails the prefetch asks for.
     let proxy: ImageProxy
     /// `TESSERA_IMAGE_PREFETCH`: make each streamed page's thumbnails at once (`ThumbnailPrefetch`).
     var prefetch = true
@@ -34,24 +34,27 @@ struct SearchController<Context: ConnectionRequestContext> {
     }
 
     /// Each section is linked and encoded the moment it arrives, while slower sources are still working,
-    /// so once the slowest answers only its own section and a concatenation remain: the bytes are the
-    /// same as encoding the whole `SearchResponse` (see `JSONBody.searchResponse`).
+    /// so once the slowest answers only its own section, the groups and a concatenation remain: the bytes are
+    /// the same as encoding the whole `SearchResponse` (see `JSONBody.searchResponse`). The groups come from
+    /// identity and the hashes known at once; unlike the stream, this answer does not wait for thumbnails.
     ///
     /// `Server-Timing: sources;dur=…, total;dur=…` tells how long the slowest section waited on its service
     /// and how long the whole answer took the server (without sending it): the difference is ours.
     private func whole(_ request: Request) async throws -> Response {
         let started = ContinuousClock.now
         let searchRequest = try validated(request)
-        var sections: [(id: SectionID, json: Data)] = []
+        var sections: [(id: SectionID, items: [Item], json: Data)] = []
         var slowestSource = Duration.zero
         for await section in search.stream(searchRequest) {
             slowestSource = max(slowestSource, section.sourceTime ?? .zero)
-            sections.append((section.id, JSONBody.encode(section.linkingImages(with: linker))))
+            let linked = section.linkingImages(with: linker)
+            sections.append((section.id, linked.items, JSONBody.encode(linked)))
         }
         sections.sort { $0.id < $1.id }
+        let groups = await proxy.pictureGroups(of: sections.flatMap(\.items))
         let body = JSONBody.searchResponse(
             query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
-            encodedSections: sections.map(\.json))
+            encodedSections: sections.map(\.json), groups: groups)
         var response = JSONBody.response(json: body)
         response.headers[HTTPField.Name("Server-Timing")!] =
             "sources;dur=\(Self.milliseconds(slowestSource)), total;dur=\(Self.milliseconds(ContinuousClock.now - started))"
@@ -77,8 +80,8 @@ struct SearchController<Context: ConnectionRequestContext> {
             await thumbnails?.finish(within: wait)
             // In the page's order (the sections' fixed order), whichever source answered first.
             let items = page.sorted { $0.id < $1.id }.flatMap(\.items)
-            let groups = PictureGrouping.groups(of: items, hashes: await proxy.thumbnailHashes(of: items))
-            sink.send(ServerSentEvents.event("groups", json: JSONBody.encode(Groups(groups))))
+            let groups = await proxy.pictureGroups(of: items)
+            sink.send(ServerSentEvents.event("groups", json: JSONBody.encode(Groups(groups: groups))))
             let done = Done(
                 query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
                 sections: page.count)
@@ -94,15 +97,7 @@ struct SearchController<Context: ConnectionRequestContext> {
     /// The event before `done`: the copies of one picture among the page's items (groups of two or more),
     /// each with the copy to show, listed first.
     struct Groups: Encodable {
-        struct Group: Encodable {
-            let items: [ItemID]
-            let representative: ItemID
-        }
-        let groups: [Group]
-
-        init(_ groups: [PictureGroup]) {
-            self.groups = groups.map { Group(items: $0.members, representative: $0.representative) }
-        }
+        let groups: [SearchResponse.Group]
     }
 
     /// The last event: what was searched and how many sections were sent.

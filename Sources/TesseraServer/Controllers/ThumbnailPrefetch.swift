@@ -82,6 +82,12 @@ final class ThumbnailPrefetch: Sendable {
 }
 
 extension ImageProxy {
+    /// The copies of one picture among a page's items (in the page's order: the sections' fixed order), by
+    /// identity and the thumbnails' hashes known now (`thumbnailHashes(of:)`). Fetches nothing.
+    public func pictureGroups(of items: [Item]) async -> [SearchResponse.Group] {
+        PictureGrouping.groups(of: items, hashes: await thumbnailHashes(of: items)).map(SearchResponse.Group.init)
+    }
+
     /// The hashes known now for the thumbnails of `items`' pictures (made by the prefetch, by browsers, or
     /// kept from before in the disk cache). Fetches nothing.
     func thumbnailHashes(of items: [Item]) async -> [ItemID: PerceptualHash] {

@@ -24,13 +24,21 @@ public enum JSONBody {
     public static func encode(_ response: SearchResponse) -> Data {
         searchResponse(
             query: response.query, scope: response.scope, page: response.page,
-            encodedSections: response.sections.map { encode($0) })
+            encodedSections: response.sections.map { encode($0) }, groups: response.groups)
     }
 
     /// `SearchResponse`'s encoding, put together from sections already encoded: byte for byte what
-    /// `encode(SearchResponse(...))` gives (keys sorted: page, query, scope, sections).
-    public static func searchResponse(query: String, scope: String, page: Int, encodedSections: [Data]) -> Data {
-        var data = Data(#"{"page":\#(page),"query":"#.utf8)
+    /// `encode(SearchResponse(...))` gives (keys sorted: groups when computed, page, query, scope, sections).
+    public static func searchResponse(
+        query: String, scope: String, page: Int, encodedSections: [Data], groups: [SearchResponse.Group]? = nil
+    ) -> Data {
+        var data = Data("{".utf8)
+        if let groups {
+            data.append(contentsOf: #""groups":"#.utf8)
+            data.append(encode(groups))
+            data.append(UInt8(ascii: ","))
+        }
+        data.append(contentsOf: #""page":\#(page),"query":"#.utf8)
         data.append(encode(query))
         data.append(contentsOf: #","scope":"#.utf8)
         data.append(encode(scope))
