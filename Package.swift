@@ -250,6 +250,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // A small W3C WebDriver client for headless Chromium: the browser tests and the paint benchmark drive it.
+        .target(
+            name: "TesseraWebDriver",
+            dependencies: [
+                "TesseraTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // `tessera-bench`: each benchmark next to a reference in the same run (see the README).
         .executableTarget(
             name: "TesseraBench",
@@ -263,6 +272,7 @@ let package = Package(
                 "TesseraLibrary",
                 "TesseraPostgres",
                 "TesseraTestSupport",
+                "TesseraWebDriver",
                 "TesseraAccounts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -362,7 +372,7 @@ let package = Package(
         .testTarget(
             name: "TesseraWebTests",
             dependencies: [
-                "TesseraServer", "TesseraTestSupport", "TesseraCore",
+                "TesseraServer", "TesseraTestSupport", "TesseraWebDriver", "TesseraCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraWebDriver
 import Testing
 
 /// The WebDriver client against real headless Chromium, on small pages given as `data:` URLs.

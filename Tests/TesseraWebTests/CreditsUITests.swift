@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// A gallery's Credits sheet and the detail view's attribution formats in headless Chromium, at a phone's

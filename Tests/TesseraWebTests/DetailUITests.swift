@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// The detail view in headless Chromium: opened from the results and by address, its image, credits,

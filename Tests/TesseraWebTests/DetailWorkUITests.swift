@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// The detail view doing the work a person came for: the credit and what the licence allows on screen,

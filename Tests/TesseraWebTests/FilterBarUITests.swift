@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// The filter bar (docs/filters.md, docs/web.md): chips on a laptop, a sheet on a phone, every choice in the

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Where the keyboard is, the scope picker's commit, and the start page, at a phone's size and a laptop's.

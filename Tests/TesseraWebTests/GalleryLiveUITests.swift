@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Galleries on a phone and across windows: reordering with a finger, changes in one window appearing in

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraWebDriver
 import Testing
 
 /// What the gallery tests ask the server and the page: the galleries API called from the page (so a test

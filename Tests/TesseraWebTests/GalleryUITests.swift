@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Galleries in headless Chromium against the real server: the list (create, rename, delete, Recently

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Pictures in their shape: photos in justified rows keeping each one's proportions, nothing moving as images

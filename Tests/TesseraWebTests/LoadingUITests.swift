@@ -1,4 +1,5 @@
 import Foundation
+import TesseraWebDriver
 import Testing
 
 /// What the page downloads, and when: everything under one version, and the gallery screens' modules only

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// `TESSERA_AUTH=accounts` in Chromium: the sign-in page and signing out at a phone's size and a laptop's, and

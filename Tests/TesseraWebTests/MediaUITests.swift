@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Previews that play and actions that fit the kind, as a person sees them: a song's preview plays through

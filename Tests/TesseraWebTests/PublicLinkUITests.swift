@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Public and drop links in Chromium (`TESSERA_AUTH=accounts`): the owner makes and copies a link in the Share

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraWebDriver
 import Testing
 
 /// What the public link tests ask: an owner signed in from a page of the app, links made through the API,

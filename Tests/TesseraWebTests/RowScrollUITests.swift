@@ -1,4 +1,5 @@
 import Foundation
+import TesseraWebDriver
 import Testing
 
 /// The rows of "All" on a desktop: previous/next buttons, and a mouse wheel that moves a row sideways when a

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// The two window sizes every state is checked at: a phone (touch) and a laptop.

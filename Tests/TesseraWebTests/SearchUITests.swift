@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// The search screen and results in headless Chromium, against the real server and stand-in providers.

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Owners and collaborators in Chromium (`TESSERA_AUTH=accounts`), at a phone's size and a laptop's: the

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// What a finger can do without dragging: add a result to a gallery from its tile; and toasts that leave

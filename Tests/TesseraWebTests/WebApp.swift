@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import TesseraServer
 import TesseraTestSupport
+import TesseraWebDriver
 import Testing
 
 /// Tessera on a real port, pointed at stand-in providers, for a browser to visit.

@@ -1,3 +1,4 @@
+import TesseraWebDriver
 import Testing
 
 /// Shares one chromedriver among the tests of a suite: `@Suite(.chromedriver)`. Starting it costs a

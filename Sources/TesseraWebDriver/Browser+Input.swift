@@ -1,29 +1,29 @@
 /// The code points WebDriver reads as special keys, for `Element.sendKeys` and `Browser.pressKeys`.
-enum Key {
-    static let backspace = "\u{E003}"
-    static let tab = "\u{E004}"
-    static let enter = "\u{E007}"
-    static let shift = "\u{E008}"
-    static let control = "\u{E009}"
-    static let alt = "\u{E00A}"
-    static let escape = "\u{E00C}"
-    static let space = "\u{E00D}"
-    static let pageUp = "\u{E00E}"
-    static let pageDown = "\u{E00F}"
-    static let end = "\u{E010}"
-    static let home = "\u{E011}"
-    static let left = "\u{E012}"
-    static let up = "\u{E013}"
-    static let right = "\u{E014}"
-    static let down = "\u{E015}"
-    static let delete = "\u{E017}"
+public enum Key {
+    public static let backspace = "\u{E003}"
+    public static let tab = "\u{E004}"
+    public static let enter = "\u{E007}"
+    public static let shift = "\u{E008}"
+    public static let control = "\u{E009}"
+    public static let alt = "\u{E00A}"
+    public static let escape = "\u{E00C}"
+    public static let space = "\u{E00D}"
+    public static let pageUp = "\u{E00E}"
+    public static let pageDown = "\u{E00F}"
+    public static let end = "\u{E010}"
+    public static let home = "\u{E011}"
+    public static let left = "\u{E012}"
+    public static let up = "\u{E013}"
+    public static let right = "\u{E014}"
+    public static let down = "\u{E015}"
+    public static let delete = "\u{E017}"
 }
 
 /// Keyboard, mouse, touch and wheel input through W3C Actions: real input events, where `click()` and `sendKeys`
 /// only cover the common cases.
 extension Browser {
     /// Presses and releases each character of `keys` in turn on the focused element.
-    func pressKeys(_ keys: String) async throws {
+    public func pressKeys(_ keys: String) async throws {
         let strokes: [JSONValue] = keys.flatMap { key -> [JSONValue] in
             [["type": "keyDown", "value": .string(String(key))], ["type": "keyUp", "value": .string(String(key))]]
         }
@@ -31,33 +31,33 @@ extension Browser {
     }
 
     /// A right click on the element's centre: fires `contextmenu`.
-    func contextClick(on element: Element) async throws {
+    public func contextClick(on element: Element) async throws {
         try await perform(pointer("mouse", on: element, [press(button: 2), release(button: 2)]))
     }
 
-    func doubleClick(on element: Element) async throws {
+    public func doubleClick(on element: Element) async throws {
         try await perform(pointer("mouse", on: element, [press(), release(), press(), release()]))
     }
 
     /// A finger held on the element's centre for `duration`, then lifted.
-    func longPress(on element: Element, duration: Duration = .seconds(1)) async throws {
+    public func longPress(on element: Element, duration: Duration = .seconds(1)) async throws {
         let hold: JSONValue = ["type": "pause", "duration": JSONValue(duration.milliseconds)]
         try await perform(pointer("touch", on: element, [press(), hold, release()]))
     }
 
     /// One tap of a finger on the element's centre.
-    func tap(on element: Element) async throws {
+    public func tap(on element: Element) async throws {
         try await perform(pointer("touch", on: element, [press(), release()]))
     }
 
     /// Two quick taps of a finger on the element's centre.
-    func doubleTap(on element: Element) async throws {
+    public func doubleTap(on element: Element) async throws {
         let gap: JSONValue = ["type": "pause", "duration": 60]
         try await perform(pointer("touch", on: element, [press(), release(), gap, press(), release()]))
     }
 
     /// A finger put down on the element's centre, moved `dx` points sideways over a fifth of a second, lifted.
-    func swipe(on element: Element, dx: Int) async throws {
+    public func swipe(on element: Element, dx: Int) async throws {
         let move: JSONValue = [
             "type": "pointerMove", "origin": "pointer", "x": JSONValue(dx), "y": 0, "duration": 200,
         ]
@@ -65,7 +65,7 @@ extension Browser {
     }
 
     /// Turns the mouse wheel over the element's centre; a positive `deltaY` scrolls down.
-    func wheel(on element: Element, deltaY: Int) async throws {
+    public func wheel(on element: Element, deltaY: Int) async throws {
         let scroll: JSONValue = [
             "type": "scroll", "origin": element.json, "x": 0, "y": 0, "deltaX": 0, "deltaY": JSONValue(deltaY),
         ]
@@ -73,7 +73,7 @@ extension Browser {
     }
 
     /// Releases every key and button that actions left pressed.
-    func releaseActions() async throws { _ = try await session.delete("actions") }
+    public func releaseActions() async throws { _ = try await session.delete("actions") }
 
     // MARK: - Building action sequences
 

@@ -5,13 +5,13 @@ import TesseraTestSupport
 
 /// A chromedriver child process on a free loopback port, and the one HTTP client that talks to it.
 /// Start one per suite with the `.chromedriver` trait; each `Browser` is a session on it.
-final class Chromedriver: Sendable {
-    static let binary = "/usr/bin/chromedriver"
+public final class Chromedriver: Sendable {
+    public static let binary = "/usr/bin/chromedriver"
 
     /// The driver of the running suite, set by the `.chromedriver` trait.
-    @TaskLocal static var current: Chromedriver?
+    @TaskLocal public static var current: Chromedriver?
 
-    let port: Int
+    public let port: Int
     private let process: Process
     private let http = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -21,7 +21,7 @@ final class Chromedriver: Sendable {
     }
 
     /// Launches chromedriver and returns once `GET /status` says it is ready for sessions.
-    static func start(timeout: Duration = .seconds(15)) async throws -> Chromedriver {
+    public static func start(timeout: Duration = .seconds(15)) async throws -> Chromedriver {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw WebDriverError.notInstalled(package: "chromium-driver", path: binary)
         }
@@ -51,7 +51,7 @@ final class Chromedriver: Sendable {
     }
 
     /// Ends the driver process, and with it any session still open, then the HTTP client.
-    func stop() async {
+    public func stop() async {
         // `/shutdown` rather than `process.terminate()`: the child inherits the signal mask of the Swift
         // concurrency thread that spawned it, which blocks SIGTERM, so chromedriver would never see it.
         _ = try? await send(.GET, "/shutdown", nil, timeout: .seconds(5))
@@ -62,9 +62,11 @@ final class Chromedriver: Sendable {
 
     // MARK: - Commands
 
-    func get(_ path: String) async throws -> JSONValue { try await send(.GET, path, nil) }
-    func post(_ path: String, _ body: JSONValue = [:]) async throws -> JSONValue { try await send(.POST, path, body) }
-    func delete(_ path: String) async throws -> JSONValue { try await send(.DELETE, path, nil) }
+    public func get(_ path: String) async throws -> JSONValue { try await send(.GET, path, nil) }
+    public func post(_ path: String, _ body: JSONValue = [:]) async throws -> JSONValue {
+        try await send(.POST, path, body)
+    }
+    public func delete(_ path: String) async throws -> JSONValue { try await send(.DELETE, path, nil) }
 
     private enum Method: String { case GET, POST, DELETE }
 

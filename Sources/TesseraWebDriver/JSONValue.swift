@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any JSON value: what WebDriver commands take and return, and what page scripts hand back.
-enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,22 +9,22 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(_ value: Int) { self = .number(Double(value)) }
+    public init(_ value: Int) { self = .number(Double(value)) }
 
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var double: Double? { if case .number(let value) = self { value } else { nil } }
-    var int: Int? { double.flatMap { Int(exactly: $0) } }
-    var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
-    var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
-    var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
-    var isNull: Bool { self == .null }
+    public var string: String? { if case .string(let value) = self { value } else { nil } }
+    public var double: Double? { if case .number(let value) = self { value } else { nil } }
+    public var int: Int? { double.flatMap { Int(exactly: $0) } }
+    public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    public var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    public var isNull: Bool { self == .null }
 
     /// The member `key` of an object; nil for a missing key or a value that is not an object.
-    subscript(key: String) -> JSONValue? { object?[key] }
+    public subscript(key: String) -> JSONValue? { object?[key] }
 }
 
 extension JSONValue: Codable {
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -41,7 +41,7 @@ extension JSONValue: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -58,7 +58,7 @@ extension JSONValue: Codable {
 
 /// Compact JSON, so that failed expectations and error messages show what a script returned.
 extension JSONValue: CustomStringConvertible {
-    var description: String {
+    public var description: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "(not JSON)"
@@ -69,13 +69,13 @@ extension JSONValue:
     ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    init(nilLiteral: ()) { self = .null }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(integerLiteral value: Int) { self = .number(Double(value)) }
-    init(floatLiteral value: Double) { self = .number(value) }
-    init(stringLiteral value: String) { self = .string(value) }
-    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, JSONValue)...) {
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements) { _, last in last })
     }
 }

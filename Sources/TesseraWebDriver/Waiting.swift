@@ -1,6 +1,6 @@
 /// Tries `attempt` every `interval` until it returns a value, throwing `WebDriverError.timeout` naming `what` after
 /// `timeout`. Errors from `attempt` end the wait at once: a broken page should fail fast, not time out.
-func poll<T>(
+public func poll<T>(
     _ what: String, timeout: Duration, every interval: Duration = .milliseconds(50),
     _ attempt: () async throws -> T?
 ) async throws -> T {

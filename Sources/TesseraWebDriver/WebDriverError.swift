@@ -1,5 +1,5 @@
 /// Everything that can go wrong while driving the browser, each with a message that says what to do or look at.
-enum WebDriverError: Error, CustomStringConvertible {
+public enum WebDriverError: Error, CustomStringConvertible {
     /// A binary is missing; `package` is the Debian package that provides it.
     case notInstalled(package: String, path: String)
     /// chromedriver exited before it said it was ready: most often its port was taken after all.
@@ -13,9 +13,9 @@ enum WebDriverError: Error, CustomStringConvertible {
     case timeout(what: String, after: Duration)
 
     /// The W3C error code of a refused command.
-    var code: String? { if case .command(let code, _, _) = self { code } else { nil } }
+    public var code: String? { if case .command(let code, _, _) = self { code } else { nil } }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .notInstalled(let package, let path):
             "\(package) is not installed: apt-get install chromium chromium-driver (no \(path))"

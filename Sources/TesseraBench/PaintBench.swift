@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import TesseraCore
+import TesseraTestSupport
+import TesseraWebDriver
+
+/// From pressing Return to the first 20 result thumbnails painted, in headless Chromium, with the server's
+/// thumbnail prefetch on and off, beside a static page that paints 20 stand-in images (docs/filters.md, "Speed").
+struct PaintBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paint",
+        abstract: "Return to 20 thumbnails painted in headless Chromium, prefetch on and off, against stand-ins.")
+
+    @Option(help: "Searches to time per mode (after 2 warm-up searches), each for a query of its own.")
+    var searches = 20
+
+    @Option(help: "How long each stand-in takes to answer a search and to serve an image, in milliseconds.")
+    var delay = 100
+
+    @Option(help: "Thumbnails that must be painted.")
+    var thumbnails = 20
+
+    @Option(help: "The tessera executable to run.")
+    var binary = ".build/release/tessera"
+
+    func run() async throws {
+        let standIns = StandInSet()
+        for provider in standIns.list { provider.state.delay = .milliseconds(delay) }
+        let server = try await StandInServer.start(standIns.list)
+        // A picture of its own at every address: no search reuses a thumbnail made for another.
+        server.images = StandInImage.distinct(for:)
+        server.imageDelay = .milliseconds(delay)
+        let driver = try await Chromedriver.start()
+        var results: [(String, [PaintSample])] = []
+        do {
+            let browser = try await Browser.open(driver: driver, width: 1280, height: 800)
+            let reference = PaintProbe.referencePage(imageOrigin: server.origin, count: thumbnails)
+            // Written into a page of the stand-ins' origin: Chromium does not load loopback images into a data: page.
+            try await browser.go(to: server.origin + "/health")
+            try await browser.execute(
+                "document.open(); document.write(arguments[0]); document.close()", [.string(reference)])
+            results.append(
+                ("20 stand-in images in a static page (reference)", try await measure(browser, "ref", server)))
+            for prefetch in [true, false] {
+                let rows = try await withServer(standIns: server, prefetch: prefetch) { base in
+                    try await browser.go(to: base + "/")
+                    return try await measure(browser, prefetch ? "on" : "off", server)
+                }
+                results.append(("Tessera, TESSERA_IMAGE_PREFETCH=\(prefetch)", rows))
+            }
+            try await browser.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+        report(results)
+    }
+
+    /// Runs `tessera serve` on a fresh data folder for `body`, with only the stand-ins as sources.
+    private func withServer<T>(
+        standIns: StandInServer, prefetch: Bool, _ body: (String) async throws -> T
+    ) async throws -> T {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-paint-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        var environment = standIns.environment
+        environment["TESSERA_DATA"] = data.path
+        environment["TESSERA_SAMPLES"] = "none"
+        environment["TESSERA_LOG_LEVEL"] = "error"
+        environment["TESSERA_IMAGE_PREFETCH"] = prefetch ? "true" : "false"
+        environment.merge(BenchSettings.noFairUseLimits) { _, off in off }
+        let child = try await ServerChild.start(binary: binary, environment: environment)
+        do {
+            let result = try await body("http://127.0.0.1:\(child.port)")
+            await stop(child)
+            return result
+        } catch {
+            await stop(child)
+            throw error
+        }
+    }
+
+    /// SIGTERM, then SIGKILL after 5 s: a child can inherit a signal mask that blocks SIGTERM (see Chromedriver).
+    private func stop(_ child: ServerChild) async {
+        child.process.terminate()
+        for _ in 0..<100 where child.process.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+        if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
+        child.stop()
+    }
+
+    /// Types 2 + `searches` distinct queries into `#q`, each followed by Return, and reads the probe after each.
+    private func measure(_ browser: Browser, _ tag: String, _ server: StandInServer) async throws -> [PaintSample] {
+        try await browser.execute(PaintProbe.install)
+        var samples: [PaintSample] = []
+        for index in 0..<(searches + 2) {
+            let field = try await browser.waitFor("#q")
+            try await field.clear()
+            // A new query each time: new results, new image addresses, nothing cached anywhere.
+            try await field.sendKeys("paint \(tag) \(UUID().uuidString.prefix(8)) \(index)" + Key.enter)
+            let read = {
+                try await browser.execute(PaintProbe.read, [JSONValue(thumbnails)]).object.map(PaintSample.init)
+            }
+            var sample = try await poll("the window's thumbnails painted", timeout: .seconds(60), read)
+            // Pictures past the window load a little later, or (lazy) not at all: up to 5 s more for the 20th.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while sample.painted < 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                sample = try await read() ?? sample
+            }
+            if index >= 2 { samples.append(sample) }
+            try await settle(server)
+        }
+        return samples
+    }
+
+    /// Waits until the stand-in image host has had no request for half a second: the previous search's
+    /// prefetch and lazy images are done, so they take no CPU from the next search.
+    private func settle(_ server: StandInServer) async throws {
+        var last = server.totalImageRequests
+        var quietSince = ContinuousClock.now
+        while ContinuousClock.now - quietSince < .milliseconds(500) {
+            try await Task.sleep(for: .milliseconds(50))
+            let now = server.totalImageRequests
+            if now != last { (last, quietSince) = (now, ContinuousClock.now) }
+        }
+    }
+
+    private func report(_ results: [(String, [PaintSample])]) {
+        say("")
+        say(
+            "Return → \(thumbnails) thumbnails painted, headless Chromium 1280×800, \(searches) searches per row,"
+                + " stand-ins answer in \(delay) ms (searches and images)")
+        let table = TextTable([
+            .left(46), .right(7), .right(7), .right(7), .right(7), .right(7), .right(8), .right(7), .right(5),
+        ])
+        let header = table.row([
+            "what", "p50 ms", "p95 ms", "win p50", "win p95", "Elt p50", "1st tile", "loaded", "TTFB",
+        ])
+        say(header)
+        say(String(repeating: "-", count: header.count))
+        for (name, samples) in results {
+            let column = { (value: (PaintSample) -> Double) in samples.map(value).filter { $0 >= 0 } }
+            say(
+                table.row([
+                    name, format(median(column(\.painted))), format(quantile(column(\.painted), 0.95)),
+                    format(median(column(\.window))), format(quantile(column(\.window), 0.95)),
+                    format(median(column(\.element))), format(median(column(\.firstTile))),
+                    format(median(column(\.lastLoaded))), format(median(column(\.ttfb))),
+                ]))
+        }
+        let shown = results.last.map { median($0.1.map(\.shown)) } ?? -1
+        say(
+            "p50/p95: the \(thumbnails)th thumbnail painted (\(results.map { $0.1.filter { $0.painted < 0 }.count }.reduce(0, +))"
+                + " searches never painted \(thumbnails)); win: every thumbnail in the window painted (\(format(shown)));"
+                + " Elt: that from Element Timing; 1st tile: first result tile drawn; loaded: the window's last image"
+                + " load event; TTFB: its images' time to first byte (medians)")
+        for (name, samples) in results.dropFirst() {
+            let p50 = median(samples.map(\.painted).filter { $0 >= 0 })
+            say("goal (\(name)): p50 < 300 ms → \(p50 < 300 ? "met" : "NOT met") (\(format(p50)) ms)")
+        }
+    }
+}
+
+/// One search as the probe saw it, in milliseconds from the keydown (-1: not known).
+struct PaintSample: Sendable {
+    var painted: Double
+    var window: Double
+    var shown: Double
+    var element: Double
+    var firstTile: Double
+    var lastLoaded: Double
+    var ttfb: Double
+
+    init(_ object: [String: JSONValue]) {
+        painted = object["painted"]?.double ?? -1
+        window = object["window"]?.double ?? -1
+        shown = object["shown"]?.double ?? -1
+        element = object["element"]?.double ?? -1
+        firstTile = object["firstTile"]?.double ?? -1
+        lastLoaded = object["lastLoaded"]?.double ?? -1
+        ttfb = object["ttfb"]?.double ?? -1
+    }
+}
+
+private func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
+
+/// The nearest-rank quantile, as `percentile` for durations.
+private func quantile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return -1 }
+    return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * fraction).rounded(.up)) - 1))]
+}
+
+private func format(_ value: Double) -> String { value < 0 ? "–" : String(format: "%.0f", value) }

@@ -1,0 +1,122 @@
+/// The paint benchmark's measurement, run inside the page (docs/filters.md, "Speed").
+///
+/// From the Return key's `keydown` (its `event.timeStamp`, on the page's clock) to the moment the 20th result
+/// thumbnail is on screen. An image counts as painted at the first task after the animation frame that follows
+/// its `load` and `decode()`: `decode()` resolves once its pixels are ready, that frame draws them, and a
+/// message posted from the frame's callback runs once the frame (with its paint) is done. The Element Timing API
+/// gives the same moment from the renderer (`renderTime`): the probe marks every result image with
+/// `elementtiming` and records both, so each checks the other.
+///
+/// Per image it also keeps when its tile was inserted (the stream's section arrived and was drawn), when the
+/// image loaded, and the image request's time to first byte from Resource Timing (the proxy's time).
+enum PaintProbe {
+    /// Installs the probe once per document; the web app navigates without reloading, so one install serves
+    /// every search. Only images inside `#results` and added after the keydown count.
+    static let install = """
+        if (window.__paint) return true;
+        const bench = window.__paint = { run: null };
+        document.addEventListener('keydown', (event) => {
+            if (event.key !== 'Enter') return;
+            performance.clearResourceTimings();
+            bench.run = { start: event.timeStamp, firstTile: null, images: [], element: [] };
+        }, true);
+        const watch = (run, img) => {
+            if (!img.closest('#results') || img.closest('.skeleton')) return;
+            img.setAttribute('elementtiming', 'paint-bench');
+            const record = { inserted: performance.now(), loaded: null, painted: null, ttfb: null };
+            run.images.push(record);
+            img.paintRecord = record;
+            const loaded = () => {
+                record.loaded = performance.now();
+                img.decode().catch(() => {}).then(() => requestAnimationFrame(() => {
+                    const channel = new MessageChannel();
+                    channel.port1.onmessage = () => { record.painted = performance.now(); };
+                    channel.port2.postMessage(0);
+                }));
+                const timing = performance.getEntriesByName(img.currentSrc)[0];
+                if (timing && timing.responseStart > 0) record.ttfb = timing.responseStart - timing.requestStart;
+            };
+            if (img.complete && img.naturalWidth > 0) loaded(); else img.addEventListener('load', loaded, { once: true });
+        };
+        new MutationObserver((mutations) => {
+            const run = bench.run;
+            if (!run) return;
+            for (const mutation of mutations) {
+                for (const node of mutation.addedNodes) {
+                    if (node.nodeType !== 1) continue;
+                    const images = node.matches('img') ? [node] : [...node.querySelectorAll('img')];
+                    for (const img of images) watch(run, img);
+                    if (run.firstTile === null && node.closest('#results') && images.length) {
+                        run.firstTile = performance.now();
+                    }
+                }
+            }
+        }).observe(document.body, { childList: true, subtree: true });
+        try {
+            new PerformanceObserver((list) => {
+                const run = bench.run;
+                if (!run) return;
+                for (const entry of list.getEntries()) {
+                    const time = entry.renderTime || entry.loadTime;
+                    if (entry.identifier === 'paint-bench' && time >= run.start) run.element.push([entry.element, time]);
+                }
+            }).observe({ type: 'element' });
+        } catch (error) { bench.noElementTiming = String(error); }
+        return true;
+        """
+
+    /// The current run once the stream is done (no skeleton tile left) and every result image in the window is
+    /// painted, else null. Times are milliseconds from the keydown, -1 when not known (yet): `painted` is the
+    /// `arguments[0]`th image painted, wherever it is (pictures within Chromium's lazy-loading distance load
+    /// too); `window` the last image in the window painted, `shown` how many there are.
+    static let read = """
+        const run = window.__paint && window.__paint.run;
+        const count = arguments[0];
+        if (!run || document.querySelector('#results .skeleton')) return null;
+        const inWindow = (img) => {
+            const box = img.getBoundingClientRect();
+            return box.width > 0 && box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth;
+        };
+        const shown = [...document.querySelectorAll('#results .tile img')].filter(inWindow);
+        if (!shown.length || shown.some((img) => !img.paintRecord || img.paintRecord.painted === null)) return null;
+        const records = shown.map((img) => img.paintRecord);
+        const painted = run.images.filter((image) => image.painted !== null)
+            .sort((a, b) => a.painted - b.painted);
+        const shownElement = run.element.filter(([img]) => shown.includes(img)).map(([, time]) => time);
+        const ttfbs = records.map((image) => image.ttfb).filter((value) => value !== null).sort((a, b) => a - b);
+        return {
+            painted: painted.length >= count ? painted[count - 1].painted - run.start : -1,
+            window: Math.max(...records.map((image) => image.painted)) - run.start,
+            shown: shown.length,
+            element: shownElement.length === shown.length ? Math.max(...shownElement) - run.start : -1,
+            firstTile: run.firstTile === null ? -1 : run.firstTile - run.start,
+            lastLoaded: Math.max(...records.map((image) => image.loaded)) - run.start,
+            ttfb: ttfbs.length ? ttfbs[Math.floor((ttfbs.length - 1) / 2)] : -1,
+        };
+        """
+
+    /// The reference page: on Return, 20 images straight from the stand-in image host, no app in between.
+    static func referencePage(imageOrigin: String, count: Int) -> String {
+        """
+        <!doctype html><html><head><meta charset="utf-8"><title>paint reference</title>
+        <style>#results { display: flex; flex-wrap: wrap; gap: 4px; list-style: none; padding: 0 }
+        #results img { width: 180px; height: 120px; object-fit: cover }</style></head>
+        <body><input id="q"><ul id="results"></ul><script>
+        document.getElementById('q').addEventListener('keydown', (event) => {
+            if (event.key !== 'Enter') return;
+            const q = encodeURIComponent(event.target.value);
+            const list = document.getElementById('results');
+            list.replaceChildren();
+            for (let i = 0; i < \(count); i++) {
+                const item = document.createElement('li');
+                item.className = 'tile';
+                const img = document.createElement('img');
+                img.src = '\(imageOrigin)/pixabay/cdn/reference-' + q + '-' + i + '_640.jpg';
+                item.append(img);
+                list.append(item);
+            }
+        });
+        </script></body></html>
+        """
+    }
+}
