@@ -6,7 +6,7 @@ import Synchronization
 public final class Browser: Sendable {
     public static let chromium = "/usr/bin/chromium"
 
-    let session: Session
+    public let session: Session
     /// Console entries read so far: chromedriver hands each one out only once.
     let consoleLog = Mutex<[(level: String, message: String)]>([])
 
@@ -140,15 +140,15 @@ public final class Browser: Sendable {
 }
 
 /// The W3C commands of one session: `path` is relative to `/session/{id}/`.
-struct Session: Sendable {
+public struct Session: Sendable {
     let driver: Chromedriver
     let id: String
 
-    func get(_ path: String) async throws -> JSONValue { try await driver.get(url(path)) }
-    func post(_ path: String, _ body: JSONValue = [:]) async throws -> JSONValue {
+    public func get(_ path: String) async throws -> JSONValue { try await driver.get(url(path)) }
+    public func post(_ path: String, _ body: JSONValue = [:]) async throws -> JSONValue {
         try await driver.post(url(path), body)
     }
-    func delete(_ path: String) async throws -> JSONValue { try await driver.delete(url(path)) }
+    public func delete(_ path: String) async throws -> JSONValue { try await driver.delete(url(path)) }
 
     private func url(_ path: String) -> String { path.isEmpty ? "/session/\(id)" : "/session/\(id)/\(path)" }
 }
