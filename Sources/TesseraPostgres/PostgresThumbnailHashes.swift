@@ -29,6 +29,24 @@ public struct PostgresThumbnailHashes: ThumbnailHashStoring {
         }
     }
 
+    public func hashes(of sources: [String]) async -> [String: PerceptualHash] {
+        guard !sources.isEmpty else { return [:] }
+        do {
+            return try await database.withConnection { connection -> [String: PerceptualHash] in
+                var found: [String: PerceptualHash] = [:]
+                let rows = try await connection.query(
+                    "SELECT source, hash FROM thumbnail_hash WHERE source = ANY(\(sources))", logger: Logger.quiet)
+                for try await (source, bits) in rows.decode((String, Int64).self) {
+                    found[source] = PerceptualHash(bits: UInt64(bitPattern: bits))
+                }
+                return found
+            }
+        } catch {
+            logger.warning("thumbnail hashes unreadable", metadata: ["error": "\(error)"])
+            return [:]
+        }
+    }
+
     public func store(_ hash: PerceptualHash, for source: String, now: Date) async {
         let bits = Int64(bitPattern: hash.bits)
         let moment = now.timeIntervalSince1970

@@ -26,6 +26,29 @@ public struct ThumbnailHashStore: ThumbnailHashStoring {
         }
     }
 
+    public func hashes(of sources: [String]) async -> [String: PerceptualHash] {
+        var found: [String: PerceptualHash] = [:]
+        do {
+            // SQLite's bound-variable limit is 32,766; a page holds a few hundred pictures at most.
+            for chunk in stride(from: 0, to: sources.count, by: 500).map({ sources[$0..<min($0 + 500, sources.count)] }) {
+                let rows = try await database.writer.read { db in
+                    try Row.fetchAll(
+                        db,
+                        sql: "SELECT source, hash FROM thumbnailHash WHERE source IN ("
+                            + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")",
+                        arguments: StatementArguments(Array(chunk)))
+                }
+                for row in rows {
+                    let (source, text): (String, String) = (row["source"], row["hash"])
+                    if let hash = PerceptualHash(hex: text) { found[source] = hash }
+                }
+            }
+        } catch {
+            logger.warning("thumbnail hashes unreadable", metadata: ["error": "\(error)"])
+        }
+        return found
+    }
+
     public func store(_ hash: PerceptualHash, for source: String, now: Date) async {
         do {
             try await database.write { db in

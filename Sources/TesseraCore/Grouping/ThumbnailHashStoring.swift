@@ -7,6 +7,8 @@ import Foundation
 public protocol ThumbnailHashStoring: Sendable {
     /// The hash kept for `source`, or `nil`.
     func hash(of source: String) async -> PerceptualHash?
+    /// The hashes kept for any of `sources`, in one query: a search page's pictures at once.
+    func hashes(of sources: [String]) async -> [String: PerceptualHash]
     /// Keeps `hash` for `source` (replacing one kept before), stamped `now`.
     func store(_ hash: PerceptualHash, for source: String, now: Date) async
     /// Deletes hashes kept before `cutoff`; returns how many.

@@ -40,6 +40,32 @@ final class ThumbnailHashes: Sendable {
         return hash
     }
 
+    /// The hashes kept for a page's pictures, `sources` with their thumbnails' disk cache keys: from memory,
+    /// then the rest from the database in one query (then kept in memory too). With a database the side files
+    /// are not read: every hash made since the database kept them is in it too, and a search page's hundred
+    /// misses would cost two file opens each on the search's path.
+    func hashes(of sources: [(source: String, thumbnailKeys: [String])]) async -> [String: PerceptualHash] {
+        var found: [String: PerceptualHash] = [:]
+        var missing: [(source: String, thumbnailKeys: [String])] = []
+        memory.withLock { memory in
+            for entry in sources {
+                if let hit = memory.value(for: entry.source) { found[entry.source] = hit } else { missing.append(entry) }
+            }
+        }
+        guard !missing.isEmpty else { return found }
+        if let database {
+            for (source, hash) in await database.hashes(of: missing.map(\.source)) {
+                found[source] = hash
+                remember(hash, for: source)
+            }
+        } else {
+            for entry in missing {
+                if let hash = await hash(of: entry.source, thumbnailKeys: entry.thumbnailKeys) { found[entry.source] = hash }
+            }
+        }
+        return found
+    }
+
     /// Keeps `hash` in memory at once; the side file of the thumbnail at `thumbnailKey` and the database row are
     /// written behind the caller.
     func store(_ hash: PerceptualHash, for source: String, thumbnailKey: String) {

@@ -19,12 +19,28 @@ extension ImageProxy {
     /// signed (`/img/thumb/...`, checked like a request; a bad signature or another variant is `nil`) or as
     /// its service gave it.
     public func thumbnailHash(for item: Item) async -> PerceptualHash? {
-        guard let url = item.thumbnail?.url else { return nil }
-        guard let signed = SignedImagePath(url) else { return await thumbnailHash(source: url) }
-        guard signed.variant == ImageVariant.thumb.rawValue,
-            let source = try? verified(.thumb, signed.signature, signed.encodedSource)
-        else { return nil }
+        guard let source = thumbnailSource(of: item) else { return nil }
         return await thumbnailHash(source: source)
+    }
+
+    /// The hashes known now for the thumbnails of `items`' pictures (made by the prefetch, by browsers, by
+    /// another server on the database), by item; one database query for the page. Fetches nothing.
+    public func thumbnailHashes(of items: [Item]) async -> [ItemID: PerceptualHash] {
+        var sources: [ItemID: String] = [:]
+        for item in items where item.kind == .image && sources[item.id] == nil {
+            if let source = thumbnailSource(of: item) { sources[item.id] = source }
+        }
+        let known = await hashes.hashes(of: Set(sources.values).map { ($0, Self.thumbnailKeys($0)) })
+        return sources.compactMapValues { known[$0] }
+    }
+
+    /// The image address an item's thumbnail is made from: its `thumbnail` URL either signed (`/img/thumb/...`,
+    /// checked like a request; a bad signature or another variant is `nil`) or as its service gave it.
+    private func thumbnailSource(of item: Item) -> String? {
+        guard let url = item.thumbnail?.url else { return nil }
+        guard let signed = SignedImagePath(url) else { return url }
+        guard signed.variant == ImageVariant.thumb.rawValue else { return nil }
+        return try? verified(.thumb, signed.signature, signed.encodedSource)
     }
 
     /// Hashes a thumbnail's bytes and keeps the hash: one read back from disk without a hash beside it (a

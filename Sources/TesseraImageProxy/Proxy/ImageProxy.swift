@@ -151,8 +151,10 @@ public final class ImageProxy: Sendable {
         }
         let output: Data
         let format: ImageFormat
-        // A `thumb` is hashed as it is rendered, from its pixels (docs/filters.md, "One picture, shown once").
-        let hashing = variant == .thumb ? PerceptualHashing.chosen : nil
+        // A `thumb` is hashed from its bytes once made (`recordHash`): hashing in the render, from the decoded
+        // thumbnail, measured slower, since the bytes decode again at 1/8 size almost for free (docs/filters.md,
+        // "Hashing in the render"). The render's hashing stays for when a decode can be shared.
+        let hashing: PerceptualHashing.Method? = nil
         var hash: PerceptualHash?
         do throws(ImagingError) {
             let allowWebP = mode == Self.webPMode

@@ -87,14 +87,4 @@ extension ImageProxy {
     public func pictureGroups(of items: [Item]) async -> [SearchResponse.Group] {
         PictureGrouping.groups(of: items, hashes: await thumbnailHashes(of: items)).map(SearchResponse.Group.init)
     }
-
-    /// The hashes known now for the thumbnails of `items`' pictures (made by the prefetch, by browsers, or
-    /// kept from before in the disk cache). Fetches nothing.
-    func thumbnailHashes(of items: [Item]) async -> [ItemID: PerceptualHash] {
-        var hashes: [ItemID: PerceptualHash] = [:]
-        for item in items where item.kind == .image && hashes[item.id] == nil {
-            if let hash = await thumbnailHash(for: item) { hashes[item.id] = hash }
-        }
-        return hashes
-    }
 }
