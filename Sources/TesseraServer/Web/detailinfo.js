@@ -43,6 +43,7 @@ export function clearInfo() {
     $('#detail-license-sentence').textContent = '';
     $('#detail-credit').textContent = '';
     $('#detail-credit-block').hidden = true;
+    $('#detail-copies').hidden = true;
 }
 
 // Rows the sheet has already, by label; a service's own row of the same name says it again.
