@@ -10,6 +10,7 @@ import { isWebURL, licenseFacts, licenseSentence } from './attribution.js';
 export function renderCopies(item, copies, { catalog, choose }) {
     const section = $('#detail-copies');
     const list = $('#detail-copies-list');
+    if (!section) return; // a public link's page, which has no search and so no copies
     if (!copies || copies.length < 2 || !copies.some((copy) => copy.id === item.id)) {
         section.hidden = true;
         list.replaceChildren();
