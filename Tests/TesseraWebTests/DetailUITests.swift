@@ -221,6 +221,8 @@ struct DetailUITests {
 
     @Test func originalDownloadAndShare() async throws {
         try await WebApp.run { app in
+            // The stand-in's JPEG at every address, so the original downloads as a .jpg.
+            app.standInServer.images = { _ in StandInImage.jpeg }
             let (id, _) = try await firstItem(app)
             let native = String(id.split(separator: ":", maxSplits: 1)[1])
             let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-dl-\(UUID())")

@@ -31,6 +31,9 @@ struct WebApp: Sendable {
         let standIns = StandInSet()
         configure(standIns)
         let server = try await StandInServer.start(standIns.list)
+        // A picture of its own at every address, as real services have: with one picture everywhere, the server
+        // would group every result as one (docs/filters.md, "One picture, shown once").
+        server.images = StandInImage.distinct(for:)
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-web-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         var environment = server.environment.filter { !without.contains($0.key) }

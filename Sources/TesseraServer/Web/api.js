@@ -4,11 +4,13 @@ import { filterEntries } from './filters.js';
 
 export class APIError extends Error {
     /** `retryAfter`: whole seconds to wait before asking again (a 429's `Retry-After`), when the server said. */
-    constructor(code, message, status = 0, retryAfter = null) {
+    constructor(code, message, status = 0, retryAfter = null, duplicateOf = null) {
         super(message);
         this.code = code;
         this.status = status;
         this.retryAfter = retryAfter;
+        /** A `near_duplicate` refusal's picture already in the gallery: `{id, title, thumbnail}`. */
+        this.duplicateOf = duplicateOf;
     }
 }
 
@@ -68,7 +70,7 @@ function refusal(response, answer, who) {
 function failure(status, answer, who, retryHeader) {
     const seconds = Number(retryHeader ?? answer?.error?.retryAfter);
     return new APIError(answer?.error?.code ?? `http_${status}`, answer?.error?.message ?? `${who} answered ${status}.`,
-        status, Number.isFinite(seconds) && seconds > 0 ? seconds : null);
+        status, Number.isFinite(seconds) && seconds > 0 ? seconds : null, answer?.error?.duplicateOf ?? null);
 }
 
 export const sources = () => getJSON('/api/sources');
@@ -120,13 +122,15 @@ export async function imageError(url) {
 }
 
 /**
- * `/api/search/stream`: calls `onSection` as each source's section arrives, then `onDone`. `onFailure` when
- * the stream breaks before `done`. Returns a function that stops listening.
+ * `/api/search/stream`: calls `onSection` as each source's section arrives, `onGroups` with the copies of one
+ * picture among the page's items (docs/filters.md), then `onDone`. `onFailure` when the stream breaks before
+ * `done`. Returns a function that stops listening.
  */
-export function streamSearch(q, scope, filters, { onSection, onDone, onFailure }) {
-    const events = new EventSource(`/api/search/stream?${searchParams(q, scope, 1, filters)}`);
+export function streamSearch(q, scope, filters, { page = 1, onSection, onGroups, onDone, onFailure }) {
+    const events = new EventSource(`/api/search/stream?${searchParams(q, scope, page, filters)}`);
     let finished = false;
     events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
+    events.addEventListener('groups', (event) => { if (!finished) onGroups?.(JSON.parse(event.data).groups ?? []); });
     events.addEventListener('done', () => {
         finished = true;
         events.close();
@@ -142,6 +146,40 @@ export function streamSearch(q, scope, filters, { onSection, onDone, onFailure }
         finished = true;
         events.close();
     };
+}
+
+/**
+ * One page of one section through the stream, so that its groups come too: resolves like `search` as soon as
+ * the section is there (`onGroups` is called later, once the server has grouped the page). A broken stream
+ * falls back to `search`, without groups.
+ */
+export function searchPage(q, scope, page, signal, filters, onGroups) {
+    return new Promise((resolve, reject) => {
+        let answered = false;
+        const answer = (sections) => {
+            if (answered) return;
+            answered = true;
+            resolve({ sections });
+        };
+        const stop = streamSearch(q, scope, filters, {
+            page,
+            onSection: (section) => answer([section]),
+            onGroups: (groups) => { if (!signal.aborted) onGroups(groups); },
+            onDone: () => answer([]),
+            onFailure: () => {
+                if (answered) return;
+                answered = true;
+                search(q, scope, page, signal, filters).then(resolve, reject);
+            },
+        });
+        signal.addEventListener('abort', () => {
+            stop();
+            if (!answered) {
+                answered = true;
+                reject(new DOMException('The search was stopped.', 'AbortError'));
+            }
+        }, { once: true });
+    });
 }
 
 // MARK: - Galleries (docs/galleries.md)
@@ -168,19 +206,22 @@ export const restoreGallery = async (id) => (await send('POST', `${galleryPath(i
 
 /**
  * Adds `{item}` (a search result), `{url}` or `{file}` (an upload) at `index` (at the end when missing).
- * Answers `{item: GalleryItem, revision}`.
+ * Answers `{item: GalleryItem, revision}`. Refused with `near_duplicate` when the gallery has the same
+ * picture, unless `allowNearDuplicate` (neardup.js asks).
  */
-export async function addToGallery(id, { item, url, file, index }, signal) {
+export async function addToGallery(id, { item, url, file, index, allowNearDuplicate }, signal) {
     const path = `${galleryPath(id)}/items`;
     let options;
     if (file) {
         const form = new FormData();
         form.append('file', file, file.name || 'image');
         if (index != null) form.append('index', String(index));
+        if (allowNearDuplicate) form.append('allowNearDuplicate', 'true');
         options = { form, signal };
     } else {
         const json = item ? { item } : { url };
         if (index != null) json.index = index;
+        if (allowNearDuplicate) json.allowNearDuplicate = true;
         options = { json, signal };
     }
     const { body, revision } = await send('POST', path, options);

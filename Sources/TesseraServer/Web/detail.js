@@ -6,6 +6,7 @@ import { $, $$, h, toast, copyText, copyRich } from './dom.js';
 import { attributionText, attributionHTML, attributionMarkdown, attributionXML, isWebURL } from './attribution.js';
 import { renderInfo, clearInfo, metadataRows } from './detailinfo.js';
 import { renderKind, clearKind, stopPlayer } from './detailkind.js';
+import { renderCopies } from './detailcopies.js';
 import { Zoom } from './zoom.js';
 import { itemURL, nativeID } from './router.js';
 
@@ -18,15 +19,18 @@ export class Detail {
     /**
      * `onAddToGallery(item)` opens the gallery picker for the item shown; `neighbour(item, step)` is the
      * result before (-1) or after (1) it as the results show them, or null; `onStep(item)` shows that one;
-     * `tagURL(tag)` is where a tag leads.
+     * `tagURL(tag)` is where a tag leads; `copiesOf(id)` the copies of a picture (groups.js), `onChooseCopy(copy)`
+     * shows one.
      */
-    constructor(catalog, { onClose, onAddToGallery, neighbour, onStep, tagURL }) {
+    constructor(catalog, { onClose, onAddToGallery, neighbour, onStep, tagURL, copiesOf, onChooseCopy }) {
         this.catalog = catalog;
         this.onClose = onClose;
         this.onAddToGallery = onAddToGallery;
         this.neighbour = neighbour;
         this.onStep = onStep;
         this.tagURL = tagURL;
+        this.copiesOf = copiesOf;
+        this.onChooseCopy = onChooseCopy;
         this.element = $('#detail');
         this.stage = $('#stage');
         this.image = $('#stage-image');
@@ -231,6 +235,9 @@ export class Detail {
         this.element.classList.remove('missing');
         $('#detail-missing').hidden = true;
         renderInfo(item, { catalog: this.catalog, tagURL: this.tagURL });
+        // A gallery's item is its own copy: the copies are a search's.
+        renderCopies(item, source === item ? this.copiesOf?.(item.id) : null,
+            { catalog: this.catalog, choose: (copy) => this.onChooseCopy?.(copy) });
         this.showNeighbours(source === item ? item : null);
         $$('#detail-actions button, #action-menu button').forEach((button) => { button.disabled = false; });
         renderKind(item);

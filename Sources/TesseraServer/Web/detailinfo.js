@@ -43,6 +43,8 @@ export function clearInfo() {
     $('#detail-license-sentence').textContent = '';
     $('#detail-credit').textContent = '';
     $('#detail-credit-block').hidden = true;
+    const copies = $('#detail-copies'); // not on a public link's page
+    if (copies) copies.hidden = true;
 }
 
 // Rows the sheet has already, by label; a service's own row of the same name says it again.

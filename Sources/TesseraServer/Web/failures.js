@@ -38,3 +38,26 @@ export function checkedText(names, { capital = false } = {}) {
 /** The line a section shows in place of its results when it cannot apply a filter (`className` adds to it). */
 export const filterNote = (section, title, className = '') => h('p', { class: `filter-note ${className}`.trim(),
     role: 'status' }, unsupportedText(section.filters?.unsupported, title ?? section.id));
+
+/**
+ * Shows `message` in `banners`: one per service (`id`, its source), in section order whichever answered
+ * first, or the only one. With `retry`, a "Try again" button that takes the banner away and calls it.
+ */
+export function showBanner(banners, catalog, message, id, retry) {
+    const banner = h('div', { class: 'banner notice', role: 'status', 'data-source': id }, message);
+    if (retry) {
+        banner.append(h('button', { type: 'button' }, 'Try again'));
+        banner.lastChild.addEventListener('click', () => {
+            banner.remove();
+            retry();
+        });
+    }
+    if (!id) {
+        banners.replaceChildren(banner);
+        return;
+    }
+    banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
+    const rank = (source) => catalog.sections.findIndex((section) => section.source === source);
+    const after = [...banners.children].find((other) => rank(other.dataset.source) > rank(id));
+    banners.insertBefore(banner, after ?? null);
+}

@@ -9,6 +9,7 @@ import { Detail } from './detail.js';
 import { GalleryPicker } from './picker.js';
 import { GalleryPanel } from './panel.js';
 import { setupConfirm } from './confirm.js';
+import { setupNearDuplicate } from './neardup.js';
 import { enableGridKeys } from './keyboard.js';
 import { watchImages } from './tiles.js';
 import { showServices } from './home.js';
@@ -84,9 +85,11 @@ async function start() {
     picker = new GalleryPicker();
     detail = new Detail(catalog, {
         onClose: closeDetail, onAddToGallery: (item) => picker.open(item), neighbour, onStep: stepTo, tagURL,
+        copiesOf: (id) => results.folding.copies(id), onChooseCopy: stepTo,
     });
     new GalleryPanel((id) => results.items.get(id));
     setupConfirm();
+    setupNearDuplicate();
     for (const grid of [$('#results'), $('#gallery-grid')]) {
         watchImages(grid);
         enableGridKeys(grid);

@@ -6,6 +6,7 @@ import { galleryURL } from './router.js';
 import { addItem } from './picker.js';
 import { ITEM_TYPE, accepts, readDrop } from './dragdrop.js';
 import { icon } from './icons.js';
+import { addAsking, notAdded } from './neardup.js';
 
 export class GalleryPanel {
     /** `items` finds a loaded result by id. */
@@ -141,11 +142,11 @@ export class GalleryPanel {
     /** A link or file dropped on a gallery in the panel (from another site or the desktop). */
     async addOther(gallery, source) {
         try {
-            await api.addToGallery(gallery.id, source);
+            await addAsking(gallery.id, source);
             toast(`Added to ${gallery.name}`);
             return true;
         } catch (error) {
-            toast(`Not added to ${gallery.name}: ${error.message}`);
+            toast(notAdded(gallery.name, error));
             return false;
         }
     }

@@ -5,6 +5,7 @@ import { $, h, toast, itemCount } from './dom.js';
 import { galleryURL, go } from './router.js';
 import { nameProblem } from './rename.js';
 import { icon } from './icons.js';
+import { addAsking, notAdded } from './neardup.js';
 
 export class GalleryPicker {
     constructor() {
@@ -125,12 +126,12 @@ export async function addItem(gallery, item, holders = null) {
     }
     toast(`Adding to ${gallery.name}…`);
     try {
-        await api.addToGallery(gallery.id, { item });
+        await addAsking(gallery.id, { item });
         toast(`Added to ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
         document.dispatchEvent(new CustomEvent('tessera:held', { detail: { id: item.id, gallery } }));
         return true;
     } catch (error) {
-        toast(`Not added to ${gallery.name}: ${error.message}`);
+        toast(notAdded(gallery.name, error));
         return false;
     }
 }

@@ -8,10 +8,11 @@ import { $, h, formatNumber } from './dom.js';
 import { searchURL } from './router.js';
 import { tile, skeletonTiles, applyShape, markHeld } from './tiles.js';
 import { TagFilter } from './tags.js';
-import { checkedText, failureText, filterNote } from './failures.js';
+import { checkedText, failureText, filterNote, showBanner } from './failures.js';
 import { filterKey } from './filters.js';
 import { rowControls } from './rowscroll.js';
 import { icon } from './icons.js';
+import { Folding } from './groups.js';
 
 /** Sections of the stores (iTunes): covers and icons of one shape each, in columns rather than rows. */
 const STORE_SCOPES = new Set(['movies', 'music', 'apps', 'books']);
@@ -34,6 +35,12 @@ export class Results {
         this.owners = new Map();
         this.layout = localStorage.getItem('tessera.layout') === 'list' ? 'list' : 'grid';
         this.filter = new TagFilter(() => this.applyFilter());
+        this.folding = new Folding(this, (item) => {
+            const element = this.makeTile(item, this.owners.get(item.id));
+            this.filter.apply([element]);
+            this.markHeld([item.id]);
+            return element;
+        });
         document.addEventListener('tessera:held', (event) => {
             this.markTile(event.detail.id, [event.detail.gallery.name]);
         });
@@ -67,6 +74,7 @@ export class Results {
         this.items.clear();
         /** The section each shown item is in (all the same for one section). */
         this.owners = new Map();
+        this.folding.reset();
         this.filter.reset(tag);
         this.banners.replaceChildren();
         this.container.replaceChildren();
@@ -114,7 +122,9 @@ export class Results {
         this.updatePager();
         try {
             const { q, scope, filters } = this.query;
-            const answer = await api.search(q, scope, page, this.controller.signal, filters);
+            const answer = await api.searchPage(q, scope, page, this.controller.signal, filters, (groups) => {
+                if (this.isCurrent(generation)) this.fold(groups);
+            });
             if (!this.isCurrent(generation)) return;
             const section = answer.sections[0];
             if (page === 1) this.grid.replaceChildren();
@@ -238,6 +248,7 @@ export class Results {
         };
         this.closeStream = api.streamSearch(this.query.q, 'all', this.query.filters, {
             onSection: place,
+            onGroups: (groups) => { if (this.isCurrent(generation)) this.fold(groups); },
             onDone: finish,
             // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
             onFailure: async () => {
@@ -269,25 +280,34 @@ export class Results {
             moved.add(item.id);
             return true;
         });
-        const sourceTitle = this.catalog.section(sectionID)?.title;
         const tiles = fresh.map((item) => {
             this.items.set(item.id, item);
             this.owners.set(item.id, sectionID);
-            const element = tile(item, sourceTitle ?? this.catalog.sourceTitle(item.source));
-            applyShape(element, item);
-            // A finger cannot drag a result to a gallery: every tile has the action itself. Out of the tab
-            // order (one stop per tile); the keyboard adds from the detail view.
-            element.append(h('button', {
-                type: 'button', class: 'tile-add', tabindex: '-1', 'data-add': item.id, title: 'Add to gallery',
-                'aria-label': `Add “${item.title}” to a gallery`,
-            }, icon('plus')));
-            return element;
+            return this.makeTile(item, sectionID);
         });
         list.append(...tiles);
         this.filter.add(fresh.filter((item) => !moved.has(item.id)));
         this.filter.apply(tiles);
         this.markHeld(fresh.map((item) => item.id));
         return tiles;
+    }
+
+    makeTile(item, sectionID) {
+        const element = tile(item, this.catalog.section(sectionID)?.title ?? this.catalog.sourceTitle(item.source));
+        applyShape(element, item);
+        // A finger cannot drag a result to a gallery: every tile has the action itself. Out of the tab
+        // order (one stop per tile); the keyboard adds from the detail view.
+        element.append(h('button', {
+            type: 'button', class: 'tile-add', tabindex: '-1', 'data-add': item.id, title: 'Add to gallery',
+            'aria-label': `Add “${item.title}” to a gallery`,
+        }, icon('plus')));
+        return element;
+    }
+
+    /** Folds the copies of one picture among a page's items into one tile each (groups.js). */
+    fold(groups) {
+        this.folding.apply(groups);
+        this.updateSummary();
     }
 
     /** Marks the tiles of results some gallery already holds (asked once per page or section). */
@@ -332,6 +352,7 @@ export class Results {
                 ? `${formatNumber(loaded)} loaded`
                 : `${formatNumber(loaded)} of ${formatNumber(this.total)} results`;
         }
+        text += this.folding.summaryText();
         if (this.checked.length) text += ` · ${checkedText(this.checked)}`;
         if (this.filter.tag) text = `${formatNumber(visible)} tagged “${this.filter.tag}” · ${text}`;
         const note = this.container.querySelector('.filter-note.empty'); // the section's reason says it all
@@ -352,30 +373,15 @@ export class Results {
     /** One line per service that failed (iTunes once for its four sections), in section order. */
     showFailure(section) {
         const source = this.catalog.section(section.id)?.source ?? section.id;
-        const name = this.catalog.sourceTitle(source);
-        this.showBanner(failureText(section.error?.code, name), true, source);
+        this.showBanner(failureText(section.error?.code, this.catalog.sourceTitle(source)), true, source);
     }
 
     showBanner(message, retry, id) {
-        const banner = h('div', { class: 'banner notice', role: 'status', 'data-source': id }, message);
-        if (retry) {
-            banner.append(h('button', { type: 'button' }, 'Try again'));
-            banner.lastChild.addEventListener('click', () => {
-                banner.remove();
-                this.autoLoadFailed = false;
-                if (this.page === 0) this.start({ ...this.query, tag: this.filter.tag });
-                else this.loadNextPage();
-            });
-        }
-        if (!id) {
-            this.banners.replaceChildren(banner);
-            return;
-        }
-        this.banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
-        // In section order, whichever answered first.
-        const rank = (source) => this.catalog.sections.findIndex((section) => section.source === source);
-        const after = [...this.banners.children].find((other) => rank(other.dataset.source) > rank(id));
-        this.banners.insertBefore(banner, after ?? null);
+        showBanner(this.banners, this.catalog, message, id, retry ? () => {
+            this.autoLoadFailed = false;
+            if (this.page === 0) this.start({ ...this.query, tag: this.filter.tag });
+            else this.loadNextPage();
+        } : null);
     }
 
     showEmpty() {

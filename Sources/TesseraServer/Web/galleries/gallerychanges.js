@@ -3,6 +3,7 @@
 import * as api from '../api.js';
 import { $, toast } from '../dom.js';
 import * as tiles from './gallerytiles.js';
+import { addAsking, Declined } from '../neardup.js';
 
 export const changes = {
     /**
@@ -36,14 +37,14 @@ export const changes = {
                 else placeholder.replaceWith(this.tileFor(item));
             } catch (error) {
                 placeholder.remove();
-                toast(`${label(source)} was not added: ${error.message}`);
+                if (!(error instanceof Declined)) toast(`${label(source)} was not added: ${error.message}`);
             }
             if (shown()) this.updateCount();
         }
     },
 
     addOne(galleryID, source, index) {
-        return this.mutate(() => api.addToGallery(galleryID, { ...source, index }), galleryID);
+        return this.mutate(() => addAsking(galleryID, { ...source, index }), galleryID);
     },
 
     async move(id, index) {
