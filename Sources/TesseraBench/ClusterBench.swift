@@ -142,7 +142,8 @@ struct ClusterBench: AsyncParsableCommand {
         // The first add fetches the image through the proxy; later ones find it cached: warm up once.
         let warm = try await GalleryBench.createGallery(client, base, "warm-up")
         try await GalleryBench.call(
-            client, "POST", base + "/api/galleries/\(warm)/items", body: #"{"item": \#(itemJSON)}"#)
+            client, "POST", base + "/api/galleries/\(warm)/items",
+            body: #"{"item": \#(itemJSON), "allowNearDuplicate": true}"#)
         var rows: [Row] = []
         var filled = ""
         for clients in [1, 4] {
@@ -151,7 +152,8 @@ struct ClusterBench: AsyncParsableCommand {
             let started = ContinuousClock.now
             let times = try await GalleryBench.concurrently(clients, perClient: adds / clients) { _ in
                 try await GalleryBench.call(
-                    client, "POST", base + "/api/galleries/\(gallery)/items", body: #"{"item": \#(itemJSON)}"#)
+                    client, "POST", base + "/api/galleries/\(gallery)/items",
+                    body: #"{"item": \#(itemJSON), "allowNearDuplicate": true}"#)
             }
             let elapsed = ContinuousClock.now - started
             rows.append(
@@ -166,7 +168,8 @@ struct ClusterBench: AsyncParsableCommand {
         let started = ContinuousClock.now
         let times = try await GalleryBench.concurrently(4, perClient: adds / 4) { number in
             try await GalleryBench.call(
-                client, "POST", base + "/api/galleries/\(galleries[number])/items", body: #"{"item": \#(itemJSON)}"#)
+                client, "POST", base + "/api/galleries/\(galleries[number])/items",
+                body: #"{"item": \#(itemJSON), "allowNearDuplicate": true}"#)
         }
         rows.append(
             Row(

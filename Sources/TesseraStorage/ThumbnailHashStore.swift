@@ -30,7 +30,8 @@ public struct ThumbnailHashStore: ThumbnailHashStoring {
         var found: [String: PerceptualHash] = [:]
         do {
             // SQLite's bound-variable limit is 32,766; a page holds a few hundred pictures at most.
-            for chunk in stride(from: 0, to: sources.count, by: 500).map({ sources[$0..<min($0 + 500, sources.count)] }) {
+            for chunk in stride(from: 0, to: sources.count, by: 500).map({ sources[$0..<min($0 + 500, sources.count)] })
+            {
                 let rows = try await database.writer.read { db in
                     try Row.fetchAll(
                         db,

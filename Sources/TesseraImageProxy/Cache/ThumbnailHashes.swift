@@ -49,7 +49,11 @@ final class ThumbnailHashes: Sendable {
         var missing: [(source: String, thumbnailKeys: [String])] = []
         memory.withLock { memory in
             for entry in sources {
-                if let hit = memory.value(for: entry.source) { found[entry.source] = hit } else { missing.append(entry) }
+                if let hit = memory.value(for: entry.source) {
+                    found[entry.source] = hit
+                } else {
+                    missing.append(entry)
+                }
             }
         }
         guard !missing.isEmpty else { return found }
@@ -60,7 +64,9 @@ final class ThumbnailHashes: Sendable {
             }
         } else {
             for entry in missing {
-                if let hash = await hash(of: entry.source, thumbnailKeys: entry.thumbnailKeys) { found[entry.source] = hash }
+                if let hash = await hash(of: entry.source, thumbnailKeys: entry.thumbnailKeys) {
+                    found[entry.source] = hash
+                }
             }
         }
         return found
