@@ -76,9 +76,10 @@ export const changes = {
         try {
             await this.mutate(() => api.removeFromGallery(galleryID, id), galleryID);
             // Undo adds the same item again; the server keeps a removed item's copy until it restarts, so even
-            // an import (whose image is that copy) comes back.
+            // an import (whose image is that copy) comes back. It puts back what the person just removed, so it
+            // never asks about another copy of the picture still in the gallery.
             toast(`Removed “${item.title}”`, {
-                action: 'Undo', onAction: () => this.addMany([{ item }], index, galleryID),
+                action: 'Undo', onAction: () => this.addMany([{ item, allowNearDuplicate: true }], index, galleryID),
             });
         } catch (error) {
             toast(error.message);
