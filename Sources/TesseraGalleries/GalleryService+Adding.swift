@@ -27,6 +27,7 @@ extension GalleryService {
         else { throw .invalidItem("The item has no image address from this server.") }
         try await authorize(id, viewer, .add)
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
+        try await checkStoredCopy(path, viewer)
         let served: ServedImage
         do {
             served = try await proxy.image(
@@ -103,6 +104,17 @@ extension GalleryService {
         if state.deleted { throw .galleryDeleted }
     }
 
+    /// A gallery's stored copy is added only by someone who may see it (as the image route serves it): a
+    /// signed address kept from before, or from a link's page, does not copy another user's picture.
+    private func checkStoredCopy(_ path: SignedImagePath, _ viewer: GalleryViewer) async throws(GalleryError) {
+        guard case .account = viewer,
+            case .stored(let hash)? = try? proxy.reference(
+                variant: path.variant, signature: path.signature, encodedURL: path.encodedSource),
+            try await !mayView(storedImage: hash, by: viewer)
+        else { return }
+        throw .proxy(.file(.noStoredCopy(ImageReference.stored(hash: hash).string)))
+    }
+
     /// Where an image comes from: a search result, kept as it is, or an import (a URL or an upload), whose
     /// item is made once its bytes are stored: it is known by their hash and shows its own copy.
     private enum Origin {
@@ -155,7 +167,8 @@ extension GalleryService {
     }
 
     /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the
-    /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths.
+    /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths (or a
+    /// link's `/s/{slug}/img/…`, as the document's Image allows).
     static func problem(mediaPreview: MediaPreview?, listing: StoreListing?) -> String? {
         // By bytes, as the document's pattern reads: a "/" followed by a combining mark is one Character.
         func segments(_ url: String) -> [Substring.UTF8View.SubSequence] {
@@ -173,8 +186,7 @@ extension GalleryService {
         let screenshots = listing.screenshots ?? []
         if screenshots.count > 50 { return "An item keeps at most 50 screenshots." }
         for shot in screenshots {
-            let parts = segments(shot.url)
-            guard parts.count == 5, parts[0].isEmpty, String(Substring(parts[1])) == "img" else {
+            guard shot.url.hasPrefix("/"), SignedImagePath(shot.url) != nil else {
                 return "The item's screenshots are not addresses from this server (/img/…)."
             }
             if (shot.width ?? 0) < 0 || (shot.height ?? 0) < 0 { return "A screenshot's size cannot be negative." }

@@ -131,7 +131,8 @@ enum Base64URL {
     }
 }
 
-/// `/img/{variant}/{signature}/{source}` (a path, or a URL with that path), taken apart: what `link` makes.
+/// `/img/{variant}/{signature}/{source}` (a path, or a URL with that path; also under a link, `/s/{slug}/img/…`),
+/// taken apart: what `link` makes.
 /// Only `verify` (through the proxy) says whether it is genuine.
 public struct SignedImagePath: Sendable, Hashable {
     public let variant: String
@@ -142,10 +143,27 @@ public struct SignedImagePath: Sendable, Hashable {
         let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
         // Split on the "/" scalars, not on Characters: a combining mark or an emoji modifier right after a "/"
         // forms one Character with it, which would hide that separator.
-        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // A shared link's copy of the same address, /s/{slug}/img/…, as a link's visitors get it (same signature).
+        if parts.count == 7, parts[0].isEmpty, parts[1] == "s", Self.isSlug(parts[2]) {
+            parts.removeSubrange(1...2)
+        }
         guard parts.count == 5, parts[0].isEmpty, parts[1] == "img" else { return nil }
         variant = parts[2]
         signature = parts[3]
         encodedSource = parts[4]
+    }
+
+    /// A link's slug as docs/openapi.yaml reads it: 22 characters of A–Z, a–z, 0–9, "_" and "-".
+    static func isSlug(_ text: String) -> Bool {
+        text.utf8.count == 22
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import TesseraGalleries
 
 /// The rules an added item's preview and listing keep, held to docs/openapi.yaml's patterns, which read a URL
-/// by code points: `^/img/[^/]*/[^/]*/[^/]*$`, `^/media/[^/]*/[^/]*$`.
+/// by code points: `^(/s/[A-Za-z0-9_-]{22})?/img/[^/]*/[^/]*/[^/]*$`, `^/media/[^/]*/[^/]*$`.
 @Suite struct StoredItemRulesTests {
     private func problem(screenshot url: String) -> String? {
         GalleryService.problem(
@@ -19,6 +19,12 @@ import Testing
         #expect(problem(screenshot: "/img/a/b") != nil)
         #expect(problem(screenshot: "/img/a/b/c/d") != nil)
         #expect(problem(screenshot: "/media/a/b/c") != nil)
+        // The document's Image also allows a shared link's copy, /s/{22-character slug}/img/….
+        #expect(problem(screenshot: "/s/0h4C_J_Pl0V-pD0MKWJIG6/img/\u{e6}Fe/\u{4}{]/\u{1F60D}^0") == nil)
+        #expect(problem(screenshot: "/s/short/img/a/b/c") != nil)
+        #expect(problem(screenshot: "/s/0h4C_J_Pl0V-pD0MKWJIG6/img/a/b") != nil)
+        #expect(problem(screenshot: "s/0h4C_J_Pl0V-pD0MKWJIG6/img/a/b/c") != nil)
+        #expect(problem(screenshot: "http://example.com/img/a/b/c") != nil)
     }
 
     @Test func previewsAreMediaAddresses() {

@@ -72,4 +72,12 @@ import Testing
         #expect(path.encodedSource == "c291cmNl")
         #expect(SignedImagePath("/img/thumb/\u{301}/x/y") == nil, "four parts after /img is not a signed path")
     }
+
+    @Test func aSharedLinksImageAddressIsTheSameSignedPath() throws {
+        let plain = try #require(SignedImagePath("/img/preview/sig/c291cmNl"))
+        #expect(SignedImagePath("/s/AAAAAAAAAAAAAAAAAAAA_-/img/preview/sig/c291cmNl") == plain)
+        #expect(SignedImagePath("/s/too-short/img/preview/sig/c291cmNl") == nil)
+        #expect(SignedImagePath("/s/AAAAAAAAAAAAAAAAAAAA_./img/preview/sig/c291cmNl") == nil, "not a slug's alphabet")
+        #expect(SignedImagePath("/x/AAAAAAAAAAAAAAAAAAAA_-/img/preview/sig/c291cmNl") == nil)
+    }
 }

@@ -218,9 +218,17 @@ struct GalleryOwnersAPITests {
                     let asked = try await client.execute(uri: url, method: .get, headers: revalidating)
                     #expect(asked.status == .notFound, "not even a 304 for its tag")
                 }
+                // Nor copied into a gallery of his own by sending the item with its addresses.
+                let own = try await bob.create("Bob's")
+                let copy = #"{"item":"# + String(decoding: try JSONEncoder().encode(item.item), as: UTF8.self) + "}"
+                let copied = try await bob.call(.post, "/api/galleries/\(own.id)/items", copy)
+                #expect(copied.status == .notFound, "\(copied.status): \(copied.text)")
+                #expect(try copied.apiError().code == "image_not_found")
                 _ = try await ada.call(
                     .post, "/api/galleries/\(gallery.id)/members", #"{"name":"bob","role":"viewer"}"#)
                 for url in urls { #expect(try await bob.call(.get, url).status == .ok, "\(url)") }
+                let allowed = try await bob.call(.post, "/api/galleries/\(own.id)/items", copy)
+                #expect(allowed.status == .created, "a picture he may see he may keep: \(allowed.text)")
             }
         }
     }
