@@ -16,6 +16,8 @@ public final class StandInServer: Sendable {
     public var totalImageRequests: Int { imageHits.total }
     /// The paths of every image request so far (each once), for tests of what was asked at all.
     public var requestedImagePaths: Set<String> { imageHits.paths }
+    /// Every image request's path in the order the requests arrived.
+    public var imageRequestOrder: [String] { imageHits.order }
     /// What the image hosts answer for a path: `StandInImage.jpeg` everywhere unless a test says otherwise
     /// (`StandInImage.distinct(for:)`: a picture of its own at every address).
     public var images: @Sendable (String) -> [UInt8] {
@@ -114,6 +116,7 @@ public protocol StandInProvider: Sendable {
 /// Image requests per path, for tests of the proxy's coalescing and caches.
 final class ImageHits: Sendable {
     private let hits = Mutex<[String: Int]>([:])
+    private let arrivals = Mutex<[String]>([])
     private let wait = Mutex(Duration.zero)
     private let answer = Mutex<@Sendable (String) -> [UInt8]>({ _ in StandInImage.jpeg })
     var images: @Sendable (String) -> [UInt8] {
@@ -125,7 +128,11 @@ final class ImageHits: Sendable {
         get { wait.withLock { $0 } }
         set { wait.withLock { $0 = newValue } }
     }
-    func add(_ path: String) { hits.withLock { $0[path, default: 0] += 1 } }
+    var order: [String] { arrivals.withLock { $0 } }
+    func add(_ path: String) {
+        hits.withLock { $0[path, default: 0] += 1 }
+        arrivals.withLock { $0.append(path) }
+    }
     func count(_ path: String) -> Int { hits.withLock { $0[path] ?? 0 } }
     var total: Int { hits.withLock { $0.values.reduce(0, +) } }
 }

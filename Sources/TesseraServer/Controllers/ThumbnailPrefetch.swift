@@ -10,29 +10,63 @@ import TesseraImageProxy
 final class ThumbnailPrefetch: Sendable {
     /// Thumbnails made at once, per stream: a page of `all` holds up to a hundred.
     static let concurrency = 6
+    /// The first thumbnails of each section, made before any section's others: a section's row shows about
+    /// this many at first, and the window holds the first few of each (docs/filters.md, "Return to 20
+    /// thumbnails painted").
+    static let leading = 6
     /// How long the stream waits, after its last section, for the thumbnails still being made: past it,
     /// items without a hash group by identity only, and no further thumbnail is started
     /// (`TESSERA_IMAGE_PREFETCH_WAIT`).
     static let defaultWait: Duration = .seconds(3)
 
-    private let queue: AsyncStream<SignedImagePath>.Continuation
+    /// One wake-up per queued thumbnail; the worker takes the next from `queued`, leading ones first.
+    private let wake: AsyncStream<Void>.Continuation
+    private let queued: Queue
     /// Finished once the worker has made every queued thumbnail, or at the time limit.
     private let settled: AsyncStream<Never>
     private let settle: AsyncStream<Never>.Continuation
     private let worker: Task<Void, Never>
-    private let seen = Mutex(Set<String>())
+
+    /// The thumbnails not started yet, leading ones first, and every address ever queued.
+    private final class Queue: Sendable {
+        let state = Mutex(Queued())
+    }
+
+    private struct Queued {
+        var seen = Set<String>()
+        var leading: [SignedImagePath] = []
+        var rest: [SignedImagePath] = []
+        var nextLeading = 0
+        var nextRest = 0
+
+        mutating func next() -> SignedImagePath? {
+            if nextLeading < leading.count {
+                defer { nextLeading += 1 }
+                return leading[nextLeading]
+            }
+            if nextRest < rest.count {
+                defer { nextRest += 1 }
+                return rest[nextRest]
+            }
+            return nil
+        }
+    }
 
     init(proxy: ImageProxy, concurrency: Int = ThumbnailPrefetch.concurrency) {
-        let (paths, queue) = AsyncStream.makeStream(of: SignedImagePath.self)
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self)
         let (settled, settle) = AsyncStream.makeStream(of: Never.self)
-        self.queue = queue
+        let queued = Queue()
+        self.wake = wake
         self.settled = settled
         self.settle = settle
-        worker = Task {
+        worker = Task { [queued] in
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
-                for await path in paths {
+                for await _ in wakes {
                     if running == concurrency, await group.next() != nil { running -= 1 }
+                    // Taken when a slot is free, not when queued: a later section's first tiles overtake the
+                    // rest of an earlier one.
+                    guard let path = queued.state.withLock({ $0.next() }) else { continue }
                     group.addTask {
                         // A thumbnail that cannot be made is the browser's to report; its item groups by
                         // identity only.
@@ -45,24 +79,31 @@ final class ThumbnailPrefetch: Sendable {
             }
             settle.finish()
         }
+        self.queued = queued
     }
 
     /// Queues the thumbnails of `items`' pictures not queued yet (never those of other kinds: music, films,
-    /// apps and books are not grouped).
-    func add(_ items: [Item]) {
-        for item in items where item.kind == .image {
+    /// apps and books are not grouped); the first `leading` of them go before every section's others.
+    func add(_ items: [Item], leading: Int = ThumbnailPrefetch.leading) {
+        var added = 0
+        for (index, item) in items.enumerated() where item.kind == .image {
             guard let url = item.thumbnail?.url, let path = SignedImagePath(url),
-                path.variant == ImageVariant.thumb.rawValue,
-                seen.withLock({ $0.insert(url).inserted })
+                path.variant == ImageVariant.thumb.rawValue
             else { continue }
-            queue.yield(path)
+            let inserted = queued.state.withLock { queued in
+                guard queued.seen.insert(url).inserted else { return false }
+                if index < leading { queued.leading.append(path) } else { queued.rest.append(path) }
+                return true
+            }
+            if inserted { added += 1 }
         }
+        for _ in 0..<added { wake.yield() }
     }
 
     /// Waits until every queued thumbnail is made, or `limit` has passed (or the stream's task is cancelled),
     /// then stops: thumbnails not started by then are left to the browser.
     func finish(within limit: Duration) async {
-        queue.finish()
+        wake.finish()
         let settle = settle
         let timer = Task {
             try? await Task.sleep(for: limit)
@@ -76,7 +117,7 @@ final class ThumbnailPrefetch: Sendable {
     /// Starts nothing more. Thumbnails being made are finished by the proxy (for whoever else waits for them)
     /// and cached as usual.
     func cancel() {
-        queue.finish()
+        wake.finish()
         worker.cancel()
     }
 }

@@ -16,6 +16,8 @@ import { Folding } from './groups.js';
 
 /** Sections of the stores (iTunes): covers and icons of one shape each, in columns rather than rows. */
 const STORE_SCOPES = new Set(['movies', 'music', 'apps', 'books']);
+/** A section's first tiles, which the window shows at once: loaded eagerly (the server prefetches as many first). */
+const LEADING_TILES = 6;
 
 export class Results {
     constructor(catalog) {
@@ -280,10 +282,11 @@ export class Results {
             moved.add(item.id);
             return true;
         });
-        const tiles = fresh.map((item) => {
+        const start = list.children.length;
+        const tiles = fresh.map((item, index) => {
             this.items.set(item.id, item);
             this.owners.set(item.id, sectionID);
-            return this.makeTile(item, sectionID);
+            return this.makeTile(item, sectionID, start + index < LEADING_TILES);
         });
         list.append(...tiles);
         this.filter.add(fresh.filter((item) => !moved.has(item.id)));
@@ -292,8 +295,9 @@ export class Results {
         return tiles;
     }
 
-    makeTile(item, sectionID) {
-        const element = tile(item, this.catalog.section(sectionID)?.title ?? this.catalog.sourceTitle(item.source));
+    makeTile(item, sectionID, eager = false) {
+        const title = this.catalog.section(sectionID)?.title ?? this.catalog.sourceTitle(item.source);
+        const element = tile(item, title, { eager });
         applyShape(element, item);
         // A finger cannot drag a result to a gallery: every tile has the action itself. Out of the tab
         // order (one stop per tile); the keyboard adds from the detail view.

@@ -5,15 +5,18 @@ import { itemURL } from './router.js';
 
 /**
  * `options` let a gallery reuse the tile for its own items: another address (`href`), the stored copy's
- * thumbnail, the link's attributes and the tile's `data-id`.
+ * thumbnail, the link's attributes and the tile's `data-id`; `eager` for a tile the window shows at once.
  */
 export function tile(item, sourceTitle, options = {}) {
     const {
         href = itemURL(item), thumbnail = item.thumbnail, link = { 'data-item': item.id }, id = item.id,
+        eager = false,
     } = options;
+    // The first tiles of a section are in the window: asked for at once and first, not after layout.
+    const loading = eager ? { loading: 'eager', fetchpriority: 'high' } : { loading: 'lazy' };
     const picture = thumbnail
         ? h('img', {
-            src: thumbnail.url, alt: item.title, loading: 'lazy', decoding: 'async',
+            src: thumbnail.url, alt: item.title, ...loading, decoding: 'async',
             width: thumbnail.width ?? 400, height: thumbnail.height ?? 400,
         })
         : h('span', { class: 'fallback' }, item.title);

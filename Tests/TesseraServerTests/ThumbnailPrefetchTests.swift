@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraFetcher
+import TesseraGalleries
+import TesseraImageProcessing
+import TesseraImageProxy
+import TesseraLibrary
+import TesseraTestSupport
+import Testing
+
+@testable import TesseraServer
+
+/// The stream's thumbnail prefetch, on a real image proxy fetching from the stand-ins' image host: the first
+/// thumbnails of every section are made before any section's others, since those are what the window shows.
+@Suite struct ThumbnailPrefetchTests {
+    @Test func eachSectionsFirstThumbnailsGoBeforeAnySectionsOthers() async throws {
+        let server = try await StandInServer.start([])
+        server.images = StandInImage.distinct(for:)
+        // Each thumbnail takes a while, so the second section is queued while the first's are being made.
+        server.imageDelay = .milliseconds(30)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prefetch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let signer = ImageURLSigner(secret: Data("prefetch test".utf8))
+        let processor = ImageProcessor(concurrency: 1)
+        let fetcher = ImageFetcher(policy: FetchPolicy(allowPrivateNetworks: true), logger: Logger(label: "test"))
+        let proxy = ImageProxy(
+            signer: signer, fetcher: fetcher,
+            processor: processor, memory: MemoryImageCache(capacityBytes: 1 << 24), disk: nil,
+            files: ImageFilesByKind(library: LibraryFiles(roots: []), stored: GalleryImageFiles(directory: folder)))
+        func section(_ name: String) -> [Item] {
+            (0..<10).map { index in
+                let address = "\(server.origin)/pixabay/cdn/\(name)-\(index)_150.jpg"
+                return Item(
+                    id: ItemID(source: .pixabay, nativeID: "\(name)\(index)"), kind: .image, title: "\(name) \(index)",
+                    thumbnail: ImageRef(url: signer.link(address, variant: .thumb)))
+            }
+        }
+        let prefetch = ThumbnailPrefetch(proxy: proxy, concurrency: 1)
+        prefetch.add(section("a"))
+        prefetch.add(section("b"))
+        prefetch.add(section("a"))  // queued once
+        await prefetch.finish(within: .seconds(120))
+        let order = server.imageRequestOrder.map { String($0.split(separator: "/").last!.dropLast(8)) }
+        #expect(order.count == 20, "\(order)")
+        let leading = (0..<6).flatMap { ["a-\($0)", "b-\($0)"] }
+        #expect(Set(order.prefix(12)) == Set(leading), "the first six of each section first: \(order)")
+        #expect(order.prefix(6) == ["a-0", "a-1", "a-2", "a-3", "a-4", "a-5"][...], "in each section's order")
+        #expect(order.suffix(8) == ["a-6", "a-7", "a-8", "a-9", "b-6", "b-7", "b-8", "b-9"][...])
+        try await fetcher.shutdown()
+        await server.stop()
+    }
+}
