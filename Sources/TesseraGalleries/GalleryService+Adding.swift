@@ -122,9 +122,9 @@ extension GalleryService {
         case imported(SourceID, title: String, pageURL: String?, metadata: [MetadataEntry])
     }
 
-    /// Checks the bytes are an image within the pixel cap (header only), hashes the picture, refuses a near
-    /// duplicate of an item of gallery `checking` (before anything is stored: a refusal leaves nothing behind),
-    /// then stores the copy.
+    /// Checks the bytes are an image within the pixel cap (header only); for gallery `checking`, hashes the
+    /// picture and refuses a near duplicate of an item it holds (before anything is stored: a refusal leaves
+    /// nothing behind); then stores the copy.
     private func stored(_ data: Data, _ origin: Origin, sourceURL: String?, checking gallery: GalleryID?)
         async throws(GalleryError) -> NewGalleryImage
     {
@@ -136,8 +136,13 @@ extension GalleryService {
         }
         let hash = GalleryImageFiles.hash(of: data)
         let item = item(of: origin, hash: hash, header: header)
-        let picture = await pictureHash(of: data)
-        if let gallery { try await refuseNearDuplicate(of: item.id, picture: picture, in: gallery) }
+        // Made only for the check: an add that does not check leaves the item's hash to the first check that
+        // needs it (`pictureHashes(of:in:)`), off this request's path.
+        var picture: PerceptualHash?
+        if let gallery {
+            picture = await pictureHash(of: data)
+            try await refuseNearDuplicate(of: item.id, picture: picture, in: gallery)
+        }
         do {
             _ = try await files.store(data)
         } catch {

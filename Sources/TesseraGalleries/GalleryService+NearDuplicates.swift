@@ -65,20 +65,11 @@ extension GalleryService {
         return hashes
     }
 
-    /// Stores the new item, then keeps its picture hash with it. The hash is not part of the change: if it
-    /// cannot be kept, it is made again on first need.
+    /// Stores the new item with its picture hash, when one was made, in the add's own write.
     func kept(_ image: NewGalleryImage, in id: GalleryID, at index: Int?, ifRevision: Int?)
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
-        let added = try await store.add(image, to: id, at: index, ifRevision: ifRevision)
-        if let hash = image.pictureHash {
-            do {
-                try await store.setPictureHash(hash, of: added.item.id, in: id)
-            } catch {
-                logger.warning("gallery item's picture hash not kept", metadata: ["error": "\(error)"])
-            }
-        }
-        return added
+        try await store.add(image, to: id, at: index, ifRevision: ifRevision)
     }
 }
 

@@ -145,12 +145,15 @@ struct TesseraAPI {
         return try await execute(request)
     }
 
-    /// A multipart/form-data upload, as the web app sends it; asking to add near duplicates anyway, since the
-    /// tests upload variants of one sample picture (docs/galleries.md, "Near duplicates").
-    func upload(_ path: String, _ file: [UInt8], fileName: String, index: Int?) async throws -> Answer {
+    /// A multipart/form-data upload, as the web app sends it; asking to add near duplicates anyway unless told
+    /// otherwise, since the tests upload variants of one sample picture (docs/galleries.md, "Near duplicates").
+    func upload(
+        _ path: String, _ file: [UInt8], fileName: String, index: Int?, allowNearDuplicate: Bool = true
+    ) async throws -> Answer {
         let boundary = "tessera-\(UUID().uuidString)"
         var body = Array(
-            "--\(boundary)\r\nContent-Disposition: form-data; name=\"allowNearDuplicate\"\r\n\r\ntrue\r\n".utf8)
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"allowNearDuplicate\"\r\n\r\n\(allowNearDuplicate)\r\n"
+                .utf8)
         if let index {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"index\"\r\n\r\n\(index)\r\n".utf8)
         }

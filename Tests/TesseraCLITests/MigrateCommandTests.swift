@@ -108,7 +108,9 @@ struct MigrateCommandTests {
                     _ = try api.json(
                         GalleryItem.self,
                         try await api.upload(
-                            "/api/galleries/\(gallery.id)/items", bytes, fileName: "\(index).jpg", index: 0), 201)
+                            "/api/galleries/\(gallery.id)/items", bytes, fileName: "\(index).jpg", index: 0,
+                            // The first of each is checked, so it has a picture hash for the copy to carry.
+                            allowNearDuplicate: index > 0), 201)
                 }
                 made.append(gallery.id)
             }
@@ -158,6 +160,7 @@ struct MigrateCommandTests {
             #expect(second.stdout.contains("Image-signing key: already the same in PostgreSQL."))
             let rows = try await Self.rowCounts(url)
             #expect(rows == [3, 6, 6], "galleries, items, photos: each once")
+            #expect(try await Self.hashedItems(url) == 3, "each gallery's first item's picture hash came over")
 
             // And a server on PostgreSQL, with the same media folder and library, answers as SQLite did: the
             // same galleries in the same order, Recently deleted, search results, and image bytes under the
@@ -254,6 +257,19 @@ struct MigrateCommandTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("refused user \"\(server.user)\""), "\(refused.stderr)")
         #expect(!refused.stderr.contains("not-the-password-42") && !refused.stdout.contains("not-the-password-42"))
+    }
+
+    /// Gallery items in PostgreSQL with a picture hash.
+    static func hashedItems(_ url: PostgresURL) async throws -> Int {
+        try await PostgresAppDatabase.withSingleConnection(url, logger: .init(label: "test")) { connection in
+            var hashed = 0
+            for try await count in try await connection.query(
+                "SELECT count(picture_hash) FROM gallery_item", logger: .init(label: "test")
+            ).decode(Int.self) {
+                hashed = count
+            }
+            return hashed
+        }
     }
 
     /// Rows in PostgreSQL: galleries, gallery items, library photos.

@@ -65,6 +65,22 @@ struct PictureHashContractTests {
     }
 
     @Test(arguments: Engine.allCases)
+    func anAddWritesTheHashItBringsInItsOwnRow(engine: Engine) async throws {
+        try await withStores(engine) { store, _ in
+            let gallery = try await store.create(name: "Hashes")
+            var image = GalleryStoreContractTests.image(0)
+            image.pictureHash = Self.hashes[0]
+            let hashed = try await store.add(image, to: gallery.id, at: nil, ifRevision: nil)
+            let plain = try await store.add(
+                GalleryStoreContractTests.image(1), to: gallery.id, at: 0, ifRevision: nil)
+            #expect(try await store.pictureHashes(of: gallery.id) == [hashed.item.id: Self.hashes[0]])
+            #expect(plain.revision == hashed.revision + 1, "one revision an add, the hash in it")
+            let items = try await store.gallery(gallery.id, items: true).items ?? []
+            #expect(items.map(\.id) == [plain.item.id, hashed.item.id], "the row reads back as before")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
     func thumbnailHashesAreSharedReplacedAndPurgedByAge(engine: Engine) async throws {
         try await withStores(engine) { _, open in
             let (one, another) = (try open(), try open())

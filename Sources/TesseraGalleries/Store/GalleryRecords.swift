@@ -36,6 +36,8 @@ struct GalleryItemRecord: Codable, FetchableRecord, PersistableRecord, Sendable 
     var width: Int
     var height: Int
     var addedAt: Double
+    /// The picture's perceptual hash as sixteen hex digits (`v8-picture-hashes`), when made.
+    var pictureHash: String? = nil
 
     enum Columns {
         static let id = Column(CodingKeys.id)

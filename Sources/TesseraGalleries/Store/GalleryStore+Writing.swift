@@ -75,7 +75,7 @@ extension GalleryStore {
         let record = GalleryItemRecord(
             id: GalleryItemID.random().rawValue, galleryId: id.rawValue, position: 0, item: itemJSON,
             sourceURL: image.sourceURL, imageHash: image.hash, imageFormat: image.format, imageSize: image.size,
-            width: image.width, height: image.height, addedAt: time)
+            width: image.width, height: image.height, addedAt: time, pictureHash: image.pictureHash?.description)
         let linker = linker
         let onChange = onChange
         return try await run {

@@ -137,7 +137,7 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
         var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 18)
         sql.appendLiteral("WITH ")
         if let row = inserted {
-            sql.appendLiteral("inserted AS (INSERT INTO gallery_item (\(GalleryItemRow.columns)) VALUES ")
+            sql.appendLiteral("inserted AS (INSERT INTO gallery_item (\(GalleryItemRow.writtenColumns)) VALUES ")
             row.appendValues(to: &sql)
             sql.appendLiteral("), ")
         }

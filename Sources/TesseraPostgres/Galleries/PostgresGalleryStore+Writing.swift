@@ -83,7 +83,8 @@ extension PostgresGalleryStore {
             let row = GalleryItemRow(
                 id: itemID.rawValue, galleryID: id.rawValue, position: position, item: itemJSON,
                 sourceURL: image.sourceURL, imageHash: image.hash, imageFormat: image.format, imageSize: image.size,
-                width: image.width, height: image.height, addedAt: time)
+                width: image.width, height: image.height, addedAt: time,
+                pictureHash: image.pictureHash.map { Int64(bitPattern: $0.bits) })
             Self.bump(&gallery, at: time)
             let item = try Self.item(row, linker: linker)
             let change = GalleryChange.added(revision: gallery.revision, index: placed, item: item)

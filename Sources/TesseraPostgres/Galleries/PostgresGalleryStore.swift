@@ -160,9 +160,14 @@ struct GalleryItemRow: Sendable {
     var width: Int
     var height: Int
     var addedAt: Double
+    /// The picture's perceptual hash (its 64 bits; migration 10): written, never read with the row.
+    var pictureHash: Int64? = nil
 
-    /// This row's values as `(…)`, each bound, in `columns`' order: the one place that order is spelt for
-    /// writing (an add's statement, `PostgresGalleryEvents.record`; `tessera migrate`'s copy).
+    /// What an insert writes: `columns` and the picture hash.
+    static let writtenColumns = columns + ", picture_hash"
+
+    /// This row's values as `(…)`, each bound, in `writtenColumns`' order: the one place that order is spelt
+    /// for writing (an add's statement, `PostgresGalleryEvents.record`; `tessera migrate`'s copy).
     func appendValues(to sql: inout PostgresQuery.StringInterpolation) {
         sql.appendLiteral("(")
         sql.appendInterpolation(id)
@@ -186,6 +191,8 @@ struct GalleryItemRow: Sendable {
         sql.appendInterpolation(height)
         sql.appendLiteral(", ")
         sql.appendInterpolation(addedAt)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(pictureHash)
         sql.appendLiteral(")")
     }
 

@@ -75,8 +75,8 @@ extension DataFolderMigration {
             "DELETE FROM gallery_item WHERE gallery_id = \(gallery.id) AND NOT (id = ANY(\(ids)))", logger: .quiet)
         for start in stride(from: 0, to: items.count, by: itemsPerInsert) {
             let batch = items[start..<min(start + itemsPerInsert, items.count)]
-            var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 11 * batch.count)
-            sql.appendLiteral("INSERT INTO gallery_item (\(GalleryItemRow.columns)) VALUES ")
+            var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 12 * batch.count)
+            sql.appendLiteral("INSERT INTO gallery_item (\(GalleryItemRow.writtenColumns)) VALUES ")
             for (index, item) in batch.enumerated() {
                 if index > 0 { sql.appendLiteral(", ") }
                 item.appendValues(to: &sql)
@@ -86,7 +86,7 @@ extension DataFolderMigration {
                  ON CONFLICT (id) DO UPDATE SET gallery_id = excluded.gallery_id, position = excluded.position,
                     item = excluded.item, source_url = excluded.source_url, image_hash = excluded.image_hash,
                     image_format = excluded.image_format, image_size = excluded.image_size, width = excluded.width,
-                    height = excluded.height, added_at = excluded.added_at
+                    height = excluded.height, added_at = excluded.added_at, picture_hash = excluded.picture_hash
                 """)
             try await connection.query(PostgresQuery(stringInterpolation: sql), logger: .quiet)
         }

@@ -128,15 +128,18 @@ public struct DataFolderMigration: Sendable {
                     db,
                     sql: """
                         SELECT id, galleryId, position, item, sourceURL, imageHash, imageFormat, imageSize, width,
-                            height, addedAt
+                            height, addedAt, pictureHash
                         FROM galleryItem ORDER BY galleryId, position
                         """)
                 {
                     let item = GalleryItemRow(
                         id: row["id"], galleryID: row["galleryId"], position: row["position"], item: row["item"],
                         sourceURL: row["sourceURL"], imageHash: row["imageHash"], imageFormat: row["imageFormat"],
-                        imageSize: row["imageSize"], width: row["width"], height: row["height"], addedAt: row["addedAt"]
-                    )
+                        imageSize: row["imageSize"], width: row["width"], height: row["height"],
+                        addedAt: row["addedAt"],
+                        pictureHash: (row["pictureHash"] as String?).flatMap(PerceptualHash.init(hex:)).map {
+                            Int64(bitPattern: $0.bits)
+                        })
                     snapshot.items[item.galleryID, default: []].append(item)
                 }
                 snapshot.photos = try LibraryPhoto.fetchAll(db, sql: "SELECT * FROM libraryPhoto ORDER BY rowid")
