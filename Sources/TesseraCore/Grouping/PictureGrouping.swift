@@ -26,9 +26,11 @@ public enum PictureGrouping {
     public static let threshold = 14
 
     /// The groups of two or more items, in the order of their first member on the page. An id listed twice
-    /// counts once.
+    /// counts once. `identities`: `PictureIdentity.keys` already read for some items (a caller that read each
+    /// section's while waiting for slower ones); the others' are read here.
     public static func groups(
-        of items: [Item], hashes: [ItemID: PerceptualHash], threshold: Int = threshold
+        of items: [Item], hashes: [ItemID: PerceptualHash], identities: [ItemID: [String]] = [:],
+        threshold: Int = threshold
     ) -> [PictureGroup] {
         // The images, each id once, as positions in `items`: an `Item` is large, and copying each one (its
         // strings, metadata and sizes retained) was a good part of the time (docs/filters.md, "Speed").
@@ -42,7 +44,7 @@ public enum PictureGrouping {
         // Identity: every key an item names joins it with the first item that named that key.
         var firstWithKey: [String: Int] = [:]
         for index in unique.indices {
-            for key in PictureIdentity.keys(of: unique[index]) {
+            for key in identities[unique[index].id] ?? PictureIdentity.keys(of: unique[index]) {
                 if let first = firstWithKey[key] { sets.join(first, index) } else { firstWithKey[key] = index }
             }
         }

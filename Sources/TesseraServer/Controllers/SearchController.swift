@@ -44,14 +44,22 @@ struct SearchController<Context: ConnectionRequestContext> {
         let started = ContinuousClock.now
         let searchRequest = try validated(request)
         var sections: [(id: SectionID, items: [Item], json: Data)] = []
+        // What grouping needs of each section (known hashes, identities) is read as it arrives, while slower
+        // sources are still working; from its items as the service gave them, so no signature is checked.
+        var groupings: [Task<PageGrouping, Never>] = []
         var slowestSource = Duration.zero
         for await section in search.stream(searchRequest) {
             slowestSource = max(slowestSource, section.sourceTime ?? .zero)
             let linked = section.linkingImages(with: linker)
-            sections.append((section.id, linked.items, JSONBody.encode(linked)))
+            sections.append((section.id, section.items, JSONBody.encode(linked)))
+            groupings.append(Task { [proxy] in await PageGrouping.read(section.items, proxy) })
         }
         sections.sort { $0.id < $1.id }
-        let groups = await proxy.pictureGroups(of: sections.flatMap(\.items))
+        var known = PageGrouping()
+        for task in groupings { known.merge(await task.value) }
+        let groups = PictureGrouping.groups(
+            of: sections.flatMap(\.items), hashes: known.hashes, identities: known.identities
+        ).map(SearchResponse.Group.init)
         let body = JSONBody.searchResponse(
             query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
             encodedSections: sections.map(\.json), groups: groups)
@@ -106,5 +114,23 @@ struct SearchController<Context: ConnectionRequestContext> {
         let scope: String
         let page: Int
         let sections: Int
+    }
+}
+
+/// What grouping a page needs of some of its items, read ahead of the grouping itself.
+struct PageGrouping: Sendable {
+    var hashes: [ItemID: PerceptualHash] = [:]
+    var identities: [ItemID: [String]] = [:]
+
+    /// The thumbnails' hashes known now (memory, then one database query) and each picture's identity keys.
+    static func read(_ items: [Item], _ proxy: ImageProxy) async -> PageGrouping {
+        var read = PageGrouping(hashes: await proxy.thumbnailHashes(of: items))
+        for item in items where item.kind == .image { read.identities[item.id] = PictureIdentity.keys(of: item) }
+        return read
+    }
+
+    mutating func merge(_ other: PageGrouping) {
+        hashes.merge(other.hashes) { first, _ in first }
+        identities.merge(other.identities) { first, _ in first }
     }
 }
