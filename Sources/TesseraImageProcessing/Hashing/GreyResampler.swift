@@ -43,6 +43,7 @@ enum GreyResampler {
             if colours == 1 {
                 value = small[0][index] + white
             } else {
+                // Each band rounded to 8 bits first, as libvips' resize leaves it before its grey.
                 let luminance =
                     0.2126 * linear(small[0][index] + white) + 0.7152 * linear(small[1][index] + white)
                     + 0.0722 * linear(small[2][index] + white)
@@ -86,8 +87,10 @@ enum GreyResampler {
         static func lanczos3(_ x: Double) -> Double {
             if x == 0 { return 1 }
             guard abs(x) < 3 else { return 0 }
+            // sin(πx) from sin(πx/3): one sine a tap (sin 3θ = 3 sin θ − 4 sin³ θ).
+            let third = sin(Double.pi * x / 3)
             let pix = Double.pi * x
-            return 3 * sin(pix) * sin(pix / 3) / (pix * pix)
+            return 3 * (3 * third - 4 * third * third * third) * third / (pix * pix)
         }
     }
 
@@ -100,12 +103,14 @@ enum GreyResampler {
         var tall = [Float](repeating: 0, count: width * outHeight)
         tall.withUnsafeMutableBufferPointer { tall in
             rows.weights.withUnsafeBufferPointer { weights in
+                let (to, from) = (tall.baseAddress!, plane.baseAddress!)
                 for y in 0..<outHeight {
+                    let row = to + y * width
                     for tap in 0..<rows.taps {
                         let weight = weights[y * rows.taps + tap]
                         guard weight != 0 else { continue }
-                        let source = (rows.first[y] + tap) * width
-                        for x in 0..<width { tall[y * width + x] += weight * plane[source + x] }
+                        let source = from + (rows.first[y] + tap) * width
+                        for x in 0..<width { row[x] += weight * source[x] }
                     }
                 }
             }
@@ -128,9 +133,14 @@ enum GreyResampler {
         return out
     }
 
-    /// An sRGB value (0...255) in linear light (0...1).
+    /// An sRGB value (0...255), rounded to 8 bits, in linear light (0...1).
     private static func linear(_ value: Float) -> Float {
-        let v = min(max(value, 0), 255) / 255
+        linearLight[Int(min(max(value.rounded(), 0), 255))]
+    }
+
+    /// The sRGB curve's inverse for each 8-bit value.
+    private static let linearLight: [Float] = (0..<256).map { value in
+        let v = Float(value) / 255
         return v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4)
     }
 
