@@ -103,65 +103,9 @@ static inline int tessera_webpsave_buffer(VipsImage *in, void **buf, size_t *len
     return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
 }
 
-/* MARK: - Perceptual hashes */
+/* MARK: - Perceptual hashes: hashing.h */
 
-/* A thumbnail (`thumb`, already width×height) as grey pixels: transparency flattened onto white, 16-bit
-   samples shifted to 8. Copies exactly width×height bytes to `pixels`. */
-static inline int tessera_grey_pixels_of(VipsImage *thumb, int width, int height, unsigned char *pixels) {
-    VipsImage *flat = NULL, *grey = NULL, *cast = NULL, *band = NULL;
-    void *memory = NULL;
-    size_t size = 0;
-    int result = -1;
-    if (vips_image_hasalpha(thumb)) {
-        int deep = thumb->Type == VIPS_INTERPRETATION_RGB16 || thumb->Type == VIPS_INTERPRETATION_GREY16;
-        VipsArrayDouble *white = vips_array_double_newv(1, deep ? 65535.0 : 255.0);
-        int failed = vips_flatten(thumb, &flat, "background", white, NULL);
-        vips_area_unref(VIPS_AREA(white));
-        if (failed) goto done;
-    } else {
-        flat = thumb;
-        g_object_ref(flat);
-    }
-    if (vips_colourspace(flat, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
-    if (vips_cast(grey, &cast, VIPS_FORMAT_UCHAR, "shift", grey->BandFmt == VIPS_FORMAT_USHORT, NULL)) goto done;
-    if (vips_extract_band(cast, &band, 0, NULL)) goto done;
-    if (!(memory = vips_image_write_to_memory(band, &size))) goto done;
-    if (size != (size_t)width * (size_t)height) {
-        vips_error("tessera", "a %dx%d grey image is %zu bytes", width, height, size);
-        goto done;
-    }
-    memcpy(pixels, memory, size);
-    result = 0;
-done:
-    g_free(memory);
-    VIPS_UNREF(flat); VIPS_UNREF(grey); VIPS_UNREF(cast); VIPS_UNREF(band);
-    return result;
-}
-
-/* `buf` decoded straight to width×height grey pixels for a perceptual hash: shrink-on-load, the aspect ratio
-   not kept (a hash compares layouts, not shapes), EXIF orientation applied, then `tessera_grey_pixels_of`. */
-static inline int tessera_grey_pixels_buffer(const void *buf, size_t len, int width, int height,
-    unsigned char *pixels) {
-    VipsImage *thumb = NULL;
-    int result;
-    if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_FORCE,
-            "option_string", TESSERA_LOAD_OPTIONS, NULL))
-        return -1;
-    result = tessera_grey_pixels_of(thumb, width, height, pixels);
-    g_object_unref(thumb);
-    return result;
-}
-
-/* The same from an image already decoded (a thumbnail being rendered, in memory): shrunk with the same
-   resampling as the route from bytes, without decoding anything again. */
-static inline int tessera_grey_pixels_image(VipsImage *in, int width, int height, unsigned char *pixels) {
-    VipsImage *thumb = NULL;
-    int result;
-    if (vips_thumbnail_image(in, &thumb, width, "height", height, "size", VIPS_SIZE_FORCE, NULL)) return -1;
-    result = tessera_grey_pixels_of(thumb, width, height, pixels);
-    g_object_unref(thumb);
-    return result;
-}
+#include "hashing.h"
 
 /* MARK: - Test fixtures: images made at test time */
 

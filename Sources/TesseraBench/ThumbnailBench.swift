@@ -194,7 +194,7 @@ enum BenchInputs {
     }
 
     /// Writes one input; the reason when it could not.
-    private static func write(_ path: String, width: Int, height: Int, from photo: String?) -> String? {
+    static func write(_ path: String, width: Int, height: Int, from photo: String?) -> String? {
         let image: UnsafeMutablePointer<VipsImage>?
         if let photo {
             guard let source = vips_source_new_from_file(photo) else { return error() }

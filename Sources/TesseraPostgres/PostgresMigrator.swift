@@ -241,6 +241,14 @@ enum PostgresMigrator {
                     made_at double precision NOT NULL)
                 """,
             ]),
+        // As SQLite's `v9-picture-hashes-again`: hashes made the old way go (`PerceptualHash.version` 2), to be
+        // made again on first need.
+        Migration(
+            version: 11, name: "picture hashes again",
+            sql: [
+                "UPDATE gallery_item SET picture_hash = NULL WHERE picture_hash IS NOT NULL",
+                "DELETE FROM thumbnail_hash",
+            ]),
     ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }

@@ -262,6 +262,14 @@ public final class AppDatabase: Sendable {
                 table.column("madeAt", .double).notNull()
             }
         }
+        // Hashes are made another way since (`PerceptualHash.version` 2: the loader's shrink and Tessera's own
+        // resampling, docs/filters.md "Hashing one thumbnail"), a bit or two apart from the old: the old ones go,
+        // and are made again on first need (gallery items' from their stored copies, thumbnails' when the proxy
+        // next makes or reads them). PostgreSQL migration 11.
+        migrator.registerMigration("v9-picture-hashes-again") { db in
+            try db.execute(sql: "UPDATE galleryItem SET pictureHash = NULL WHERE pictureHash IS NOT NULL")
+            try db.execute(sql: "DELETE FROM thumbnailHash")
+        }
         return migrator
     }
 }

@@ -71,7 +71,7 @@ enum PictureCopies {
     }
 
     /// The photo decoded into memory, so the bytes need not outlive it.
-    private static func decoded(_ data: Data) throws -> TestImage {
+    static func decoded(_ data: Data) throws -> TestImage {
         try Vips.ensureStarted()
         return try withBytes(of: data) { bytes throws(ImagingError) -> TestImage in
             guard let lazy = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) else {

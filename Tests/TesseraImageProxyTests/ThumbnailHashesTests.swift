@@ -33,7 +33,7 @@ struct ThumbnailHashesTests {
         first.store(hash, for: source, thumbnailKey: key)
         #expect(await first.hash(of: source, thumbnailKeys: []) == hash, "known at once, before the disk write ends")
         let stored = try #require(try await side(disk, key))
-        #expect(String(decoding: stored, as: UTF8.self) == "0123456789abcdef", "sixteen hex digits, no image")
+        #expect(String(decoding: stored, as: UTF8.self) == "2:0123456789abcdef", "the version, sixteen hex digits")
         #expect(disk.count == 1 && disk.totalBytes == 500, "a side file is not an entry and costs nothing")
 
         // A new process: only the disk cache's files carry the hash over.
@@ -42,6 +42,23 @@ struct ThumbnailHashesTests {
         #expect(await ThumbnailHashes(disk: reopened).hash(of: source, thumbnailKeys: ["other", key]) == hash)
         #expect(
             await ThumbnailHashes(disk: reopened).hash(of: "https://cdn.example/other.jpg", thumbnailKeys: []) == nil)
+    }
+
+    /// A side file from before `PerceptualHash.version` 2 (sixteen hex digits alone) is a hash made another
+    /// way: ignored, so the thumbnail is hashed again and the new hash replaces it.
+    @Test func aHashMadeTheOldWayIsIgnoredAndReplaced() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try await DiskImageCache.open(directory: folder, capacityBytes: 10_000)
+        await disk.write(Data(repeating: 7, count: 500), for: key)
+        await disk.writeSide(Data("0123456789abcdef".utf8), for: key)
+        let hashes = ThumbnailHashes(disk: disk)
+        #expect(await hashes.hash(of: source, thumbnailKeys: [key]) == nil)
+        hashes.store(hash, for: source, thumbnailKey: key)
+        for _ in 0..<400 where await disk.side(for: key) != Data("2:0123456789abcdef".utf8) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await ThumbnailHashes(disk: disk).hash(of: source, thumbnailKeys: [key]) == hash)
     }
 
     @Test func aSideFileGoesWithItsEntry() async throws {
@@ -56,7 +73,7 @@ struct ThumbnailHashesTests {
         #expect(await disk.side(for: key) == nil, "and its hash with it")
 
         // A side file without its entry (the entry went while the side file was written) goes at start.
-        await disk.writeSide(Data("00000000000000ff".utf8), for: "thumb|j|gone")
+        await disk.writeSide(Data("2:00000000000000ff".utf8), for: "thumb|j|gone")
         #expect(await disk.side(for: "thumb|j|gone") != nil)
         let reopened = try await DiskImageCache.open(directory: folder, capacityBytes: 1_000)
         #expect(await reopened.side(for: "thumb|j|gone") == nil)

@@ -113,5 +113,37 @@ struct AppDatabaseTests {
         }
     }
 
+    /// `v9-picture-hashes-again`: hashes made the old way (`PerceptualHash.version` 1) are dropped, the rows
+    /// they were kept in stay, and the galleries' items are made again on first need (NULL).
+    @Test func hashesMadeTheOldWayAreDroppedAndTheirItemsKept() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v8-picture-hashes")
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO gallery (id, name, createdAt, updatedAt, revision) VALUES ('g', 'Old', 1, 1, 3)")
+            for (id, hash) in [("a", "0123456789abcdef" as String?), ("b", nil)] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO galleryItem (id, galleryId, position, item, imageHash, imageFormat, imageSize,
+                            width, height, addedAt, pictureHash)
+                        VALUES (?, 'g', ?, '{}', 'sha', 'jpeg', 10, 400, 300, 1, ?)
+                        """,
+                    arguments: [id, id == "a" ? 1 : 2, hash])
+            }
+            try db.execute(
+                sql: "INSERT INTO thumbnailHash (source, hash, madeAt) VALUES ('https://cdn.example/a.jpg', 'ff', 1)")
+        }
+        let database = try AppDatabase(queue)
+        try database.writer.read { db throws in
+            let applied = try AppDatabase.migrator.appliedMigrations(db)
+            let hashes = try #require(applied.firstIndex(of: "v8-picture-hashes"))
+            #expect(applied.firstIndex(of: "v9-picture-hashes-again") == hashes + 1)
+            #expect(try String.fetchAll(db, sql: "SELECT id FROM galleryItem ORDER BY id") == ["a", "b"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM galleryItem WHERE pictureHash IS NOT NULL") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM thumbnailHash") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT revision FROM gallery") == 3, "not a change to the gallery")
+        }
+    }
+
     private static var migrationCount: Int { AppDatabase.migrator.migrations.count }
 }

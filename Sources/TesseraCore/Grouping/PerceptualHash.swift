@@ -8,6 +8,22 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
         self.bits = bits
     }
 
+    /// The way hashes are made now: 1 with libvips' thumbnail, 2 with the loader's shrink and Tessera's own
+    /// resampling (docs/filters.md, "Hashing one thumbnail"). Hashes kept by an earlier way are not compared
+    /// with new ones: side files carry it (`sideFileText`), database rows went with the migration that
+    /// raised it (SQLite `v9-picture-hashes-again`, PostgreSQL 11).
+    public static let version = 2
+
+    /// What a thumbnail's side file holds: the version, a colon, `description`.
+    public var sideFileText: String { "\(Self.version):\(description)" }
+
+    /// Reads `sideFileText`'s form back; `nil` for anything else, including a hash made another way.
+    public init?(sideFileText text: some StringProtocol) {
+        let prefix = "\(Self.version):"
+        guard text.hasPrefix(prefix), let hash = PerceptualHash(hex: text.dropFirst(prefix.count)) else { return nil }
+        self = hash
+    }
+
     /// The Hamming distance: how many of the 64 bits differ (0 the same, 64 every one).
     @inlinable public func distance(to other: PerceptualHash) -> Int {
         (bits ^ other.bits).nonzeroBitCount

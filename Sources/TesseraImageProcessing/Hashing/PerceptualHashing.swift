@@ -16,16 +16,53 @@ public enum PerceptualHashing {
     /// The method Tessera hashes thumbnails with.
     public static let chosen = Method.pHash
 
+    /// How an encoded image is brought to the hash's grey pixels.
+    public enum Route: String, Sendable, CaseIterable {
+        /// JPEG and WebP: decoded small by the loader's own shrink, read once, resampled and made grey in
+        /// Swift (`GreyResampler`); anything else takes `thumbnail`'s way.
+        case fast
+        /// `vips_thumbnail_buffer` to the hash's size, then libvips' grey: the route before `fast`, kept for
+        /// the formats `fast` does not take and as the benchmark's reference.
+        case thumbnail
+    }
+
     /// The hash of an encoded image (JPEG, PNG, GIF, WebP, AVIF, HEIC). Blocking: libvips decodes on the
     /// calling thread, so call it from an imaging pool (`ImageProcessor.perceptualHash(of:)` does).
     /// Unlike the processor, this checks no pixel cap: give it thumbnails, not untrusted originals.
-    public static func hash(of data: Data, method: Method = chosen) throws(ImagingError) -> PerceptualHash {
+    public static func hash(of data: Data, method: Method = chosen, route: Route = .fast) throws(ImagingError)
+        -> PerceptualHash
+    {
         try Vips.ensureStarted()
+        let (width, height) = size(of: method)
         return try withBytes(of: data) { bytes throws(ImagingError) in
-            try hash(method) { width, height, pixels in
+            if route == .fast, let grey = try fastGrey(bytes, width: width, height: height) {
+                return PerceptualHash(bits: method == .dHash ? dHash(grey) : pHash(grey))
+            }
+            return try hash(method) { width, height, pixels in
                 tessera_grey_pixels_buffer(bytes.baseAddress, bytes.count, width, height, pixels)
             }
         }
+    }
+
+    /// The fast route's grey pixels, or nil when it does not take the image.
+    private static func fastGrey(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) throws(ImagingError)
+        -> [UInt8]?
+    {
+        var pixels: UnsafeMutableRawPointer?
+        var (smallWidth, smallHeight, bands): (Int32, Int32, Int32) = (0, 0, 0)
+        let status = tessera_hash_pixels_buffer(
+            bytes.baseAddress, bytes.count, Int32(width), Int32(height), &pixels, &smallWidth, &smallHeight, &bands)
+        guard status != 0 else { return nil }
+        guard status == 1, let pixels else { throw .unreadable(Vips.takeError()) }
+        defer { g_free(pixels) }
+        let count = Int(smallWidth) * Int(smallHeight) * Int(bands)
+        return GreyResampler.grey(
+            UnsafeRawBufferPointer(start: pixels, count: count), width: Int(smallWidth), height: Int(smallHeight),
+            bands: Int(bands), outWidth: width, outHeight: height)
+    }
+
+    private static func size(of method: Method) -> (width: Int, height: Int) {
+        method == .dHash ? (9, 8) : (32, 32)
     }
 
     /// The hash of an image already decoded, such as a thumbnail being rendered (`ImageProcessor.render`):
@@ -40,7 +77,7 @@ public enum PerceptualHashing {
     private static func hash(
         _ method: Method, grey: (Int32, Int32, UnsafeMutablePointer<UInt8>?) -> Int32
     ) throws(ImagingError) -> PerceptualHash {
-        let (width, height) = method == .dHash ? (9, 8) : (32, 32)
+        let (width, height) = size(of: method)
         var pixels = [UInt8](repeating: 0, count: width * height)
         let status = pixels.withUnsafeMutableBufferPointer { grey(Int32(width), Int32(height), $0.baseAddress) }
         guard status == 0 else { throw .unreadable(Vips.takeError()) }

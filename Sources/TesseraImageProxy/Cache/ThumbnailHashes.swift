@@ -3,8 +3,9 @@ import Synchronization
 import TesseraCore
 
 /// The perceptual hash of each thumbnail the proxy made, by the image's source, in three places: in memory; on
-/// disk in the thumbnail's side file in the disk cache (sixteen hex digits; `DiskImageCache.writeSide`), so it
-/// is read back without decoding anything, after a restart too, and goes when the thumbnail goes; and in the
+/// disk in the thumbnail's side file in the disk cache (`PerceptualHash.sideFileText`: the hash's version and
+/// sixteen hex digits, so one made another way is ignored and made again; `DiskImageCache.writeSide`), read
+/// back without decoding anything, after a restart too, and gone when the thumbnail goes; and in the
 /// database (`ThumbnailHashStoring`), so every server sharing a PostgreSQL database knows the hashes any of
 /// them made, and a hash outlives its thumbnail's eviction.
 ///
@@ -29,7 +30,7 @@ final class ThumbnailHashes: Sendable {
         if let disk {
             for key in thumbnailKeys {
                 guard let data = await disk.side(for: key),
-                    let hash = PerceptualHash(hex: String(decoding: data, as: UTF8.self))
+                    let hash = PerceptualHash(sideFileText: String(decoding: data, as: UTF8.self))
                 else { continue }
                 remember(hash, for: source)
                 return hash
@@ -79,7 +80,7 @@ final class ThumbnailHashes: Sendable {
         let (disk, database) = (disk, database)
         guard disk != nil || database != nil else { return }
         Task {
-            await disk?.writeSide(Data(hash.description.utf8), for: thumbnailKey)
+            await disk?.writeSide(Data(hash.sideFileText.utf8), for: thumbnailKey)
             await database?.store(hash, for: source, now: Date())
         }
     }

@@ -1,0 +1,152 @@
+#ifndef TESSERA_CVIPS_HASHING_H
+#define TESSERA_CVIPS_HASHING_H
+
+#include <string.h>
+#include <vips/vips.h>
+
+#ifndef TESSERA_LOAD_OPTIONS
+#define TESSERA_LOAD_OPTIONS "fail_on=truncated"
+#endif
+
+/* Included by shim.h: the C side of TesseraImageProcessing/Hashing. */
+
+/* MARK: - Perceptual hashes */
+
+/* A thumbnail (`thumb`, already width×height) as grey pixels: transparency flattened onto white, 16-bit
+   samples shifted to 8. Copies exactly width×height bytes to `pixels`. */
+static inline int tessera_grey_pixels_of(VipsImage *thumb, int width, int height, unsigned char *pixels) {
+    VipsImage *flat = NULL, *grey = NULL, *cast = NULL, *band = NULL;
+    void *memory = NULL;
+    size_t size = 0;
+    int result = -1;
+    if (vips_image_hasalpha(thumb)) {
+        int deep = thumb->Type == VIPS_INTERPRETATION_RGB16 || thumb->Type == VIPS_INTERPRETATION_GREY16;
+        VipsArrayDouble *white = vips_array_double_newv(1, deep ? 65535.0 : 255.0);
+        int failed = vips_flatten(thumb, &flat, "background", white, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        if (failed) goto done;
+    } else {
+        flat = thumb;
+        g_object_ref(flat);
+    }
+    if (vips_colourspace(flat, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
+    if (vips_cast(grey, &cast, VIPS_FORMAT_UCHAR, "shift", grey->BandFmt == VIPS_FORMAT_USHORT, NULL)) goto done;
+    if (vips_extract_band(cast, &band, 0, NULL)) goto done;
+    if (!(memory = vips_image_write_to_memory(band, &size))) goto done;
+    if (size != (size_t)width * (size_t)height) {
+        vips_error("tessera", "a %dx%d grey image is %zu bytes", width, height, size);
+        goto done;
+    }
+    memcpy(pixels, memory, size);
+    result = 0;
+done:
+    g_free(memory);
+    VIPS_UNREF(flat); VIPS_UNREF(grey); VIPS_UNREF(cast); VIPS_UNREF(band);
+    return result;
+}
+
+/* `buf` decoded straight to width×height grey pixels for a perceptual hash: shrink-on-load, the aspect ratio
+   not kept (a hash compares layouts, not shapes), EXIF orientation applied, then `tessera_grey_pixels_of`. */
+static inline int tessera_grey_pixels_buffer(const void *buf, size_t len, int width, int height,
+    unsigned char *pixels) {
+    VipsImage *thumb = NULL;
+    int result;
+    if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_FORCE,
+            "option_string", TESSERA_LOAD_OPTIONS, NULL))
+        return -1;
+    result = tessera_grey_pixels_of(thumb, width, height, pixels);
+    g_object_unref(thumb);
+    return result;
+}
+
+/* The same from an image already decoded (a thumbnail being rendered, in memory): shrunk with the same
+   resampling as the route from bytes, without decoding anything again. */
+static inline int tessera_grey_pixels_image(VipsImage *in, int width, int height, unsigned char *pixels) {
+    VipsImage *thumb = NULL;
+    int result;
+    if (vips_thumbnail_image(in, &thumb, width, "height", height, "size", VIPS_SIZE_FORCE, NULL)) return -1;
+    result = tessera_grey_pixels_of(thumb, width, height, pixels);
+    g_object_unref(thumb);
+    return result;
+}
+
+
+/* MARK: - The fast route: the loader's own shrink, pixels read once */
+
+/* The JPEG shrink (1, 2, 4 or 8) or WebP scale vips_thumbnail would pick to make width×height of a w×h image:
+   the image is shrunk on load until it is about twice the target (JPEG) or the target (WebP; libwebp
+   averages as it scales), leaving the rest to the resampler. */
+static inline double tessera_hash_load_shrink(int jpeg, int w, int h, int width, int height) {
+    double shrink = VIPS_MIN((double)w / width, (double)h / height);
+    if (jpeg) return shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;
+    return VIPS_MAX(shrink, 1.0);
+}
+
+/* The pixels of a JPEG or WebP in `buf`, decoded with the loader's own shrink for a width×height hash, EXIF
+   orientation applied: 8-bit sRGB or grey, with alpha if it has one (1 to 4 bands, `*bands`),
+   `*out_width`×`*out_height`×`*bands` bytes in `*pixels`, to be freed with g_free. Read in one region on the
+   calling thread: a small image costs more in libvips' pipeline and threads than in decoding.
+   Returns 1 with the pixels; 0 when this route does not take the image (another format, CMYK, 16-bit),
+   for `tessera_grey_pixels_buffer` to hash it; -1 on an error. */
+static inline int tessera_hash_pixels_buffer(const void *buf, size_t len, int width, int height, void **pixels,
+    int *out_width, int *out_height, int *bands) {
+    const char *loader = vips_foreign_find_load_buffer(buf, len);
+    VipsImage *header = NULL, *small = NULL, *turned = NULL;
+    VipsRegion *region = NULL;
+    int jpeg, webp, orientation, result = -1;
+    double shrink;
+    if (!loader) {
+        vips_error_clear();
+        return 0;
+    }
+    jpeg = !strcmp(loader, "VipsForeignLoadJpegBuffer");
+    webp = !strcmp(loader, "VipsForeignLoadWebpBuffer");
+    if (!jpeg && !webp) return 0;
+    /* Header only (lazy), to choose the shrink. */
+    if (jpeg ? vips_jpegload_buffer((void *)buf, len, &header, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL)
+             : vips_webpload_buffer((void *)buf, len, &header, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL))
+        return -1;
+    if (header->Coding != VIPS_CODING_NONE || header->BandFmt != VIPS_FORMAT_UCHAR ||
+        !((header->Type == VIPS_INTERPRETATION_sRGB && (header->Bands == 3 || header->Bands == 4)) ||
+            (header->Type == VIPS_INTERPRETATION_B_W && (header->Bands == 1 || header->Bands == 2)))) {
+        result = 0;
+        goto done;
+    }
+    orientation = vips_image_get_orientation(header);
+    /* Orientations 5 to 8 turn the image a quarter: its width becomes the hash's height. */
+    shrink = orientation >= 5 && orientation <= 8
+        ? tessera_hash_load_shrink(jpeg, header->Xsize, header->Ysize, height, width)
+        : tessera_hash_load_shrink(jpeg, header->Xsize, header->Ysize, width, height);
+    /* Sequential: pixels decoded straight into the region, with no copy of the whole image first. Turning
+       needs the whole image, so a turned one is read at random. */
+    VipsAccess access = orientation > 1 && orientation <= 8 ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
+    if (jpeg ? vips_jpegload_buffer((void *)buf, len, &small, "shrink", (int)shrink, "access", access, "fail_on",
+                   VIPS_FAIL_ON_TRUNCATED, NULL)
+             : vips_webpload_buffer((void *)buf, len, &small, "scale", 1.0 / shrink, "access", access, "fail_on",
+                   VIPS_FAIL_ON_TRUNCATED, NULL))
+        goto done;
+    if (access == VIPS_ACCESS_RANDOM) {
+        if (vips_autorot(small, &turned, NULL)) goto done;
+    } else {
+        turned = small;
+        g_object_ref(turned);
+    }
+    {
+        VipsRect all = {0, 0, turned->Xsize, turned->Ysize};
+        size_t row = VIPS_IMAGE_SIZEOF_LINE(turned);
+        unsigned char *copy;
+        if (!(region = vips_region_new(turned)) || vips_region_prepare(region, &all)) goto done;
+        copy = g_malloc(row * (size_t)turned->Ysize);
+        for (int y = 0; y < turned->Ysize; y++) memcpy(copy + row * y, VIPS_REGION_ADDR(region, 0, y), row);
+        *pixels = copy;
+        *out_width = turned->Xsize;
+        *out_height = turned->Ysize;
+        *bands = turned->Bands;
+    }
+    result = 1;
+done:
+    VIPS_UNREF(region); VIPS_UNREF(header); VIPS_UNREF(small); VIPS_UNREF(turned);
+    return result;
+}
+
+#endif
