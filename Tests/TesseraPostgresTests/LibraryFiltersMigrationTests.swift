@@ -12,14 +12,7 @@ import Testing
 @Suite("PostgreSQL migration 8 on an older index")
 struct LibraryFiltersMigrationTests {
     @Test func anIndexFromBeforeTheFiltersKeepsItsPhotosWithoutPalettes() async throws {
-        let server = try requirePostgres()
-        try await TestPostgres.withFreshDatabase(on: server) { url in
-            try await PostgresAppDatabase.withSingleConnection(url, logger: quietLogger) { connection in
-                try await PostgresMigrator.migrate(
-                    connection, url: url, logger: quietLogger,
-                    migrations: PostgresMigrator.migrations.filter { $0.version < 8 })
-                return ()
-            }
+        try await MigrationTests.withDatabase(before: 8) { url in
             try await MigrationTests.execute(
                 url,
                 """

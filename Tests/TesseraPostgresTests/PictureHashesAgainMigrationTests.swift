@@ -12,14 +12,7 @@ import Testing
 @Suite("PostgreSQL migration 11 on hashes made the old way")
 struct PictureHashesAgainMigrationTests {
     @Test func hashesMadeTheOldWayAreDroppedAndTheirItemsKept() async throws {
-        let server = try requirePostgres()
-        try await TestPostgres.withFreshDatabase(on: server) { url in
-            try await PostgresAppDatabase.withSingleConnection(url, logger: quietLogger) { connection in
-                try await PostgresMigrator.migrate(
-                    connection, url: url, logger: quietLogger,
-                    migrations: PostgresMigrator.migrations.filter { $0.version < 11 })
-                return ()
-            }
+        try await MigrationTests.withDatabase(before: 11) { url in
             let gallery = GalleryID(unchecked: "g")
             for statement in [
                 "INSERT INTO gallery (id, name, created_at, updated_at, revision) VALUES ('g', 'Old', 1, 1, 3)",
