@@ -314,8 +314,8 @@ struct SearchUITests {
         }
     }
 
-    /// A thousand loaded results: only the images near the screen are fetched, tiles off screen skip
-    /// rendering, every page is asked for once.
+    /// A thousand loaded results: only the images near the screen are fetched (the first six at once and
+    /// first, the others lazily), tiles off screen skip rendering, every page is asked for once.
     @Test func aThousandResultsStayCheap() async throws {
         try await WebApp.run(configure: { standIns in standIns.flickr.state.corpus.set("many", total: 1000) }) { app in
             try await withBrowser { browser in
@@ -332,7 +332,8 @@ struct SearchUITests {
                     const images = performance.getEntriesByType('resource').filter(e => e.name.includes('/img/'));
                     const tile = document.querySelector('#results .tile');
                     return { images: images.length, visibility: getComputedStyle(tile).contentVisibility,
-                             lazy: [...document.querySelectorAll('#results .tile img')].every(i => i.loading === 'lazy'),
+                             lazy: [...document.querySelectorAll('#results .tile img')].every((i, n) => n < 6
+                                 ? i.loading === 'eager' && i.fetchPriority === 'high' : i.loading === 'lazy'),
                              sized: [...document.querySelectorAll('#results .tile img')].every(i => i.width > 0 && i.height > 0) }
                     """)
                 let images = page["images"]?.int ?? 0
