@@ -60,9 +60,11 @@ struct Search: AsyncParsableCommand {
         } else {
             let logger = Terminal.bootstrapLogging(level: .warning, format: configuration.logFormat)
             let environment = try await AppEnvironment.live(configuration, logger: logger)
-            var linked = await environment.search.search(request).linkingImages(with: environment.imageLinker)
-            // As the server's /api/search does: identity, and the hashes of thumbnails made before.
-            linked.groups = await environment.imageProxy.pictureGroups(of: linked.sections.flatMap(\.items))
+            let found = await environment.search.search(request)
+            var linked = found.linkingImages(with: environment.imageLinker)
+            // As the server's /api/search does: identity, and the hashes of thumbnails made before, read from
+            // the items as the services gave them.
+            linked.groups = await environment.imageProxy.pictureGroups(of: found.sections.flatMap(\.items))
             response = linked
             try await environment.shutdown()
         }

@@ -26,6 +26,20 @@ struct NearDuplicateUITests {
         path.lastIndex(of: "_").map { String(path[..<$0]) } ?? path
     }
 
+    /// Page 1's and page 2's first Pixabay results, made the same picture at every size; every other address
+    /// serves a picture of its own.
+    static func lookAlikes(_ app: WebApp) async throws
+        -> (first: [GroupsUITests.Page.Section.Result], second: [GroupsUITests.Page.Section.Result])
+    {
+        let first = try await GroupsUITests.page(app, "q=fox&scope=pixabay&page=1")
+        let second = try await GroupsUITests.page(app, "q=fox&scope=pixabay&page=2")
+        let same = Set(try [first[0], second[0]].map(GroupsUITests.upstreamPath).map(Self.stem))
+        app.standInServer.images = { path in
+            same.contains(Self.stem(path)) ? StandInImage.pattern(seed: 7) : StandInImage.distinct(for: path)
+        }
+        return (first, second)
+    }
+
     static func dialogOpen(_ browser: Browser) async throws -> Bool {
         try await browser.execute("return document.querySelector('#neardup-dialog').open").bool == true
     }
@@ -33,12 +47,7 @@ struct NearDuplicateUITests {
     @Test(arguments: [(390, 844, true), (1280, 800, false)])
     func savingAsksAndCancelAddsNothing(width: Int, height: Int, mobile: Bool) async throws {
         try await WebApp.run { app in
-            let first = try await GroupsUITests.page(app, "q=fox&scope=pixabay&page=1")
-            let second = try await GroupsUITests.page(app, "q=fox&scope=pixabay&page=2")
-            let same = Set(try [first[0], second[0]].map(GroupsUITests.upstreamPath).map(Self.stem))
-            app.standInServer.images = { path in
-                same.contains(Self.stem(path)) ? StandInImage.pattern(seed: 7) : StandInImage.distinct(for: path)
-            }
+            let (first, second) = try await Self.lookAlikes(app)
             try await withBrowser(width: width, height: height, mobile: mobile) { browser in
                 try await browser.open(app, "/search?q=fox&scope=pixabay")
                 let picks = try await browser.createGallery("Picks")
@@ -89,12 +98,7 @@ struct NearDuplicateUITests {
 
     @Test func droppingAResultOnAGalleryAsksToo() async throws {
         try await WebApp.run { app in
-            let first = try await GroupsUITests.page(app, "q=fox&scope=pixabay&page=1")
-            let second = try await GroupsUITests.page(app, "q=fox&scope=pixabay&page=2")
-            let same = Set(try [first[0], second[0]].map(GroupsUITests.upstreamPath).map(Self.stem))
-            app.standInServer.images = { path in
-                same.contains(Self.stem(path)) ? StandInImage.pattern(seed: 7) : StandInImage.distinct(for: path)
-            }
+            let (first, second) = try await Self.lookAlikes(app)
             try await withBrowser { browser in
                 try await browser.open(app, "/search?q=fox&scope=pixabay")
                 let drops = try await browser.createGallery("Drops")

@@ -82,7 +82,8 @@ struct SearchController<Context: ConnectionRequestContext> {
             for await section in sections {
                 let linked = section.linkingImages(with: linker)
                 sink.send(ServerSentEvents.event("section", json: JSONBody.encode(linked)))
-                page.append((linked.id, linked.items))
+                // Grouped from the items as the service gave them, as `whole` does: no signature to check.
+                page.append((section.id, section.items))
                 thumbnails?.add(linked.items)
             }
             await thumbnails?.finish(within: wait)

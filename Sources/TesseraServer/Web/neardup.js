@@ -3,6 +3,7 @@
 // of adding (Save from the detail view, a drop on a gallery, a link or file added in a gallery) goes through it.
 import * as api from './api.js';
 import { $ } from './dom.js';
+import { ask, wireQuestion } from './confirm.js';
 
 /** Thrown when the person chose not to add the picture: nothing changed, and there is nothing to report. */
 export class Declined extends Error {
@@ -40,8 +41,7 @@ function newPicture(source) {
 }
 
 /** Resolves true for "Add anyway", false for Cancel, Escape or the backdrop. */
-export function askNearDuplicate(error, source) {
-    const dialog = $('#neardup-dialog');
+export async function askNearDuplicate(error, source) {
     $('#neardup-message').textContent = error.message;
     const existing = error.duplicateOf;
     const old = $('#neardup-existing');
@@ -57,20 +57,13 @@ export function askNearDuplicate(error, source) {
         added.src = picture.url;
         added.alt = picture.alt ?? '';
     }
-    dialog.returnValue = '';
-    return new Promise((resolve) => {
-        dialog.addEventListener('close', () => {
-            if (picture?.revoke) URL.revokeObjectURL(picture.url);
-            resolve(dialog.returnValue === 'add');
-        }, { once: true });
-        dialog.showModal();
-        $('#neardup-cancel').focus();
-    });
+    try {
+        return await ask($('#neardup-dialog'), $('#neardup-cancel'));
+    } finally {
+        if (picture?.revoke) URL.revokeObjectURL(picture.url);
+    }
 }
 
 export function setupNearDuplicate() {
-    const dialog = $('#neardup-dialog');
-    $('#neardup-add').addEventListener('click', () => dialog.close('add'));
-    $('#neardup-cancel').addEventListener('click', () => dialog.close('cancel'));
-    dialog.addEventListener('click', (event) => { if (event.target === dialog) dialog.close('cancel'); });
+    wireQuestion($('#neardup-dialog'), $('#neardup-add'), $('#neardup-cancel'));
 }
