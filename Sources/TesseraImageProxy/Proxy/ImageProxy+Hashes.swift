@@ -43,9 +43,9 @@ extension ImageProxy {
         return try? verified(.thumb, signed.signature, signed.encodedSource)
     }
 
-    /// Hashes a thumbnail's bytes and keeps the hash: one read back from disk without a hash beside it (a
-    /// thumbnail just made brings its hash from the render, `ImageProcessor.thumbnail(of:...hashing:)`). A
-    /// thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
+    /// Hashes a thumbnail's bytes and keeps the hash, unless one is kept already: a thumbnail just made, or one
+    /// read back from disk without a hash beside it. A thumbnail that cannot be hashed is still served: the
+    /// picture then joins groups by identity only.
     func recordHash(ofThumbnail data: Data, source: String, key: String) async {
         guard await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source)) == nil else { return }
         do {

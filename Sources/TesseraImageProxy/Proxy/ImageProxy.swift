@@ -151,24 +151,17 @@ public final class ImageProxy: Sendable {
         }
         let output: Data
         let format: ImageFormat
-        // A `thumb` is hashed from its bytes once made (`recordHash`): hashing in the render, from the decoded
-        // thumbnail, measured slower, since the bytes decode again at 1/8 size almost for free (docs/filters.md,
-        // "Hashing in the render"). The render's hashing stays for when a decode can be shared.
-        let hashing: PerceptualHashing.Method? = nil
-        var hash: PerceptualHash?
         do throws(ImagingError) {
             let allowWebP = mode == Self.webPMode
             let started = ContinuousClock.now
             switch (source, variant.maxDimension) {
             case (.file(let file, let maxSide), _):
-                let rendered = try await processor.thumbnail(
-                    fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP, hashing: hashing)
-                (output, format, hash) = (rendered.data, rendered.format, rendered.perceptualHash)
+                let rendered = try await processor.thumbnail(fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP)
+                (output, format) = (rendered.data, rendered.format)
                 metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), let maxSide?):
-                let rendered = try await processor.thumbnail(
-                    of: data, maxSide: maxSide, allowWebP: allowWebP, hashing: hashing)
-                (output, format, hash) = (rendered.data, rendered.format, rendered.perceptualHash)
+                let rendered = try await processor.thumbnail(of: data, maxSide: maxSide, allowWebP: allowWebP)
+                (output, format) = (rendered.data, rendered.format)
                 metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), nil):
                 (output, format) = (data, try processor.header(of: data).format)
@@ -176,14 +169,10 @@ public final class ImageProxy: Sendable {
         } catch {
             throw .imaging(error)
         }
-        // Before answering, so whoever waited for this thumbnail can read its hash next.
-        if variant == .thumb {
-            if let hash {
-                hashes.store(hash, for: reference, thumbnailKey: key)
-            } else {
-                await recordHash(ofThumbnail: output, source: reference, key: key)
-            }
-        }
+        // A `thumb` is hashed from its bytes once made, before answering, so whoever waited for it can read its
+        // hash next. Hashing in the render, from the decoded thumbnail, measured slower, since the bytes decode
+        // again at a fraction of their size (docs/filters.md, "Hashing in the render").
+        if variant == .thumb { await recordHash(ofThumbnail: output, source: reference, key: key) }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
             let bytes = metrics.disk.bytes
