@@ -149,4 +149,67 @@ done:
     return result;
 }
 
+/* MARK: - In the render: the fast route without the decode */
+
+/* A thumbnail being rendered (decoded, in memory: `in`), made into the fast route's small image without decoding
+   anything: area-averaged to about width×height as libwebp scales a WebP on load (every source pixel weighs by
+   the part of it an output pixel covers), so the resampler then does what it does after a WebP load. Same
+   contract as tessera_hash_pixels_buffer: 1 with the pixels (g_free them), 0 when this route does not take
+   the image (not 8-bit sRGB or grey, 1 to 4 bands, in memory), -1 on an error. */
+static inline int tessera_hash_pixels_rendered(VipsImage *in, int width, int height, void **pixels,
+    int *out_width, int *out_height, int *bands) {
+    const unsigned char *data;
+    double shrink, sx, sy;
+    int w = in->Xsize, h = in->Ysize, b = in->Bands, ow, oh;
+    float *rows;
+    unsigned char *out;
+    if (in->Coding != VIPS_CODING_NONE || in->BandFmt != VIPS_FORMAT_UCHAR ||
+        !((in->Type == VIPS_INTERPRETATION_sRGB && (b == 3 || b == 4)) ||
+            (in->Type == VIPS_INTERPRETATION_B_W && (b == 1 || b == 2))) ||
+        !(data = vips_image_get_data(in)))
+        return 0;
+    shrink = tessera_hash_load_shrink(0, w, h, width, height);
+    ow = VIPS_MAX(1, VIPS_MIN(w, (int)rint(w / shrink)));
+    oh = VIPS_MAX(1, VIPS_MIN(h, (int)rint(h / shrink)));
+    sx = (double)w / ow;
+    sy = (double)h / oh;
+    /* Across first (h rows of ow), then down. A source pixel spans 1/s of an output pixel, so at most two. */
+    rows = g_malloc0(sizeof(float) * (size_t)ow * b * h);
+    for (int y = 0; y < h; y++) {
+        const unsigned char *line = data + (size_t)y * w * b;
+        float *acc = rows + (size_t)y * ow * b;
+        for (int x = 0; x < w; x++) {
+            double left = x / sx, right = (x + 1) / sx;
+            int o = VIPS_MIN((int)left, ow - 1);
+            float first = (float)(VIPS_MIN(right, o + 1) - left), rest = (float)(right - left) - first;
+            for (int k = 0; k < b; k++) {
+                acc[o * b + k] += first * line[x * b + k];
+                if (rest > 0 && o + 1 < ow) acc[(o + 1) * b + k] += rest * line[x * b + k];
+            }
+        }
+    }
+    {
+        float *sums = g_malloc0(sizeof(float) * (size_t)ow * b * oh);
+        for (int y = 0; y < h; y++) {
+            double top = y / sy, bottom = (y + 1) / sy;
+            int o = VIPS_MIN((int)top, oh - 1);
+            float first = (float)(VIPS_MIN(bottom, o + 1) - top), rest = (float)(bottom - top) - first;
+            const float *acc = rows + (size_t)y * ow * b;
+            float *into = sums + (size_t)o * ow * b;
+            for (int i = 0; i < ow * b; i++) into[i] += first * acc[i];
+            if (rest > 0 && o + 1 < oh)
+                for (int i = 0; i < ow * b; i++) into[ow * b + i] += rest * acc[i];
+        }
+        out = g_malloc((size_t)ow * b * oh);
+        for (int i = 0; i < ow * b * oh; i++) out[i] = (unsigned char)VIPS_CLIP(0, (int)(sums[i] + 0.5f), 255);
+        g_free(sums);
+    }
+    g_free(rows);
+    *pixels = out;
+    *out_width = ow;
+    *out_height = oh;
+    *bands = b;
+    return 1;
+}
+
 #endif

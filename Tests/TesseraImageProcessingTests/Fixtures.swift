@@ -118,7 +118,7 @@ struct Decoded {
     init(_ data: Data) throws {
         try Vips.ensureStarted()
         let result = try withBytes(of: data) { bytes throws(ImagingError) -> Decoded in
-            guard let image = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) else {
+            guard let image = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, -1) else {
                 throw .unreadable(Vips.takeError())
             }
             defer { g_object_unref(image) }

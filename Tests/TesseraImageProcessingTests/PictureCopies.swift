@@ -74,7 +74,7 @@ enum PictureCopies {
     static func decoded(_ data: Data) throws -> TestImage {
         try Vips.ensureStarted()
         return try withBytes(of: data) { bytes throws(ImagingError) -> TestImage in
-            guard let lazy = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) else {
+            guard let lazy = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, -1) else {
                 throw .unreadable(Vips.takeError())
             }
             defer { g_object_unref(lazy) }

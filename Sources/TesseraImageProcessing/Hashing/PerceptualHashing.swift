@@ -48,10 +48,24 @@ public enum PerceptualHashing {
     private static func fastGrey(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) throws(ImagingError)
         -> [UInt8]?
     {
+        try fastGrey(width: width, height: height) { pixels, smallWidth, smallHeight, bands in
+            tessera_hash_pixels_buffer(
+                bytes.baseAddress, bytes.count, Int32(width), Int32(height), pixels, smallWidth, smallHeight, bands)
+        }
+    }
+
+    /// The small image `small` gives (one of the shim's `tessera_hash_pixels_*`: 1 with pixels, 0 when it does
+    /// not take the image, -1 on an error) made into `width`×`height` grey pixels by `GreyResampler`.
+    private static func fastGrey(
+        width: Int, height: Int,
+        _ small: (
+            UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
+            UnsafeMutablePointer<Int32>
+        ) -> Int32
+    ) throws(ImagingError) -> [UInt8]? {
         var pixels: UnsafeMutableRawPointer?
         var (smallWidth, smallHeight, bands): (Int32, Int32, Int32) = (0, 0, 0)
-        let status = tessera_hash_pixels_buffer(
-            bytes.baseAddress, bytes.count, Int32(width), Int32(height), &pixels, &smallWidth, &smallHeight, &bands)
+        let status = small(&pixels, &smallWidth, &smallHeight, &bands)
         guard status != 0 else { return nil }
         guard status == 1, let pixels else { throw .unreadable(Vips.takeError()) }
         defer { g_free(pixels) }
@@ -65,12 +79,40 @@ public enum PerceptualHashing {
         method == .dHash ? (9, 8) : (32, 32)
     }
 
-    /// The hash of an image already decoded, such as a thumbnail being rendered (`ImageProcessor.render`):
-    /// shrunk to the same grey pixels as from bytes, with no second decode. Blocking, like `hash(of:)`.
+    /// The hash of an image already decoded, such as a thumbnail being rendered (`ImageProcessor.render`), with
+    /// no second decode. 8-bit sRGB or grey in memory (what the render holds) takes the fast route's second
+    /// half: area-averaged as libwebp scales on load, then `GreyResampler` (`tessera_hash_pixels_rendered`);
+    /// anything else is shrunk by `vips_thumbnail_image` as the route from bytes does. Blocking, like `hash(of:)`.
     static func hash(ofDecoded image: VipsImagePointer, method: Method = chosen) throws(ImagingError)
         -> PerceptualHash
     {
-        try hash(method) { width, height, pixels in tessera_grey_pixels_image(image, width, height, pixels) }
+        let (width, height) = size(of: method)
+        let fast = try fastGrey(width: width, height: height) { pixels, smallWidth, smallHeight, bands in
+            tessera_hash_pixels_rendered(image, Int32(width), Int32(height), pixels, smallWidth, smallHeight, bands)
+        }
+        if let grey = fast { return PerceptualHash(bits: method == .dHash ? dHash(grey) : pHash(grey)) }
+        return try hash(method) { width, height, pixels in tessera_grey_pixels_image(image, width, height, pixels) }
+    }
+
+    /// For `tessera-bench phash`: `data` decoded into memory once as the render holds a thumbnail (8-bit sRGB),
+    /// then the time of each of `times` hashes of it by `hash(ofDecoded:)`, the render's share of the hash alone.
+    public static func timesOfHashInRender(of data: Data, times: Int) throws(ImagingError) -> [Duration] {
+        try Vips.ensureStarted()
+        return try withBytes(of: data) { bytes throws(ImagingError) in
+            guard let image = tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, -1) else {
+                throw .unreadable(Vips.takeError())
+            }
+            defer { g_object_unref(image) }
+            guard let decoded = vips_image_copy_memory(image) else { throw .unreadable(Vips.takeError()) }
+            defer { g_object_unref(decoded) }
+            var durations: [Duration] = []
+            for _ in 0..<times {
+                let started = ContinuousClock.now
+                _ = try hash(ofDecoded: decoded)
+                durations.append(ContinuousClock.now - started)
+            }
+            return durations
+        }
     }
 
     /// Reads the method's grey pixels with `grey` (one of the shim's `tessera_grey_pixels_*`) and hashes them.
@@ -140,7 +182,9 @@ extension ImageProcessor {
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
         return try await pool.runImaging { [self] () throws(ImagingError) in
             _ = try withBytes(of: data) { bytes throws(ImagingError) in
-                try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
+                try inspect(format, profile: false) {
+                    tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, Vips.loader(format))
+                }
             }
             return try PerceptualHashing.hash(of: data)
         }

@@ -21,8 +21,10 @@ extension ImageProcessor {
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
         return try await pool.runImaging { [self] () throws(ImagingError) in
             try withBytes(of: data) { bytes throws(ImagingError) in
-                let toSRGB = try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }
-                    .toSRGB
+                let toSRGB = try inspect(format) {
+                    tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, Vips.loader(format))
+                }
+                .toSRGB
                 return try render(allowWebP: allowWebP, hashing: hashing) { out in
                     tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side, toSRGB ? 1 : 0)
                 }

@@ -52,7 +52,9 @@ public final class ImageProcessor: Sendable {
     public func header(of data: Data) throws(ImagingError) -> ImageHeader {
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
         return try withBytes(of: data) { bytes throws(ImagingError) in
-            try inspect(format) { tessera_image_new_from_buffer(bytes.baseAddress, bytes.count) }.header
+            try inspect(format, profile: false) {
+                tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, Vips.loader(format))
+            }.header
         }
     }
 
@@ -66,14 +68,15 @@ public final class ImageProcessor: Sendable {
         return format
     }
 
-    /// Opens an image's header with `open`: its size, refused over `maxPixels`, and whether its thumbnail
-    /// must be converted to sRGB through its embedded profile.
+    /// Opens an image's header with `open`: its size, refused over `maxPixels`, and (with `profile`) whether
+    /// its thumbnail must be converted to sRGB through its embedded profile.
     func inspect(
-        _ format: ImageFormat, open: () -> VipsImagePointer?
+        _ format: ImageFormat, profile: Bool = true, open: () -> VipsImagePointer?
     ) throws(ImagingError) -> (header: ImageHeader, toSRGB: Bool) {
         guard let image = open() else { throw .unreadable(Vips.takeError()) }
         defer { g_object_unref(image) }
         let header = try checkedHeader(of: image, format: format)
+        guard profile else { return (header, false) }
         let toSRGB = Vips.blob("icc-profile-data", of: image).map { !ICCProfile.isSRGB($0) } ?? false
         return (header, toSRGB)
     }

@@ -53,6 +53,17 @@ enum Vips {
     }
 
     /// Whether this libvips build can read `format`: HEIF support depends on libheif.
+    /// The loader `tessera_image_new_from_buffer` opens `format` with (shim.h).
+    static func loader(_ format: ImageFormat) -> Int32 {
+        switch format {
+        case .jpeg: 0
+        case .png: 1
+        case .gif: 2
+        case .webp: 3
+        case .avif, .heic: 4
+        }
+    }
+
     static func canRead(_ format: ImageFormat) -> Bool {
         switch format {
         case .jpeg, .png, .gif, .webp: true

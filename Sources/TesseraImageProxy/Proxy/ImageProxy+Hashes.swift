@@ -43,11 +43,12 @@ extension ImageProxy {
         return try? verified(.thumb, signed.signature, signed.encodedSource)
     }
 
-    /// Hashes a thumbnail's bytes and keeps the hash, unless one is kept already: a thumbnail just made, or one
-    /// read back from disk without a hash beside it. A thumbnail that cannot be hashed is still served: the
-    /// picture then joins groups by identity only.
-    func recordHash(ofThumbnail data: Data, source: String, key: String) async {
+    /// Keeps a thumbnail's hash, unless one is kept already: `made` in its render, else hashed from its bytes
+    /// (a thumbnail read back from disk without a hash beside it, or one whose pixels could not be hashed).
+    /// A thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
+    func recordHash(ofThumbnail data: Data, made: PerceptualHash? = nil, source: String, key: String) async {
         guard await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source)) == nil else { return }
+        if let made { return hashes.store(made, for: source, thumbnailKey: key) }
         do {
             hashes.store(try await processor.perceptualHash(of: data), for: source, thumbnailKey: key)
         } catch {

@@ -151,17 +151,21 @@ public final class ImageProxy: Sendable {
         }
         let output: Data
         let format: ImageFormat
+        var hash: PerceptualHash?
         do throws(ImagingError) {
             let allowWebP = mode == Self.webPMode
+            let hashing = variant == .thumb ? PerceptualHashing.chosen : nil
             let started = ContinuousClock.now
             switch (source, variant.maxDimension) {
             case (.file(let file, let maxSide), _):
-                let rendered = try await processor.thumbnail(fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP)
-                (output, format) = (rendered.data, rendered.format)
+                let rendered = try await processor.thumbnail(
+                    fileAt: file.path, maxSide: maxSide, allowWebP: allowWebP, hashing: hashing)
+                (output, format, hash) = (rendered.data, rendered.format, rendered.perceptualHash)
                 metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), let maxSide?):
-                let rendered = try await processor.thumbnail(of: data, maxSide: maxSide, allowWebP: allowWebP)
-                (output, format) = (rendered.data, rendered.format)
+                let rendered = try await processor.thumbnail(
+                    of: data, maxSide: maxSide, allowWebP: allowWebP, hashing: hashing)
+                (output, format, hash) = (rendered.data, rendered.format, rendered.perceptualHash)
                 metrics.thumbnail(variant, took: ContinuousClock.now - started)
             case (.bytes(let data), nil):
                 (output, format) = (data, try processor.header(of: data).format)
@@ -169,10 +173,10 @@ public final class ImageProxy: Sendable {
         } catch {
             throw .imaging(error)
         }
-        // A `thumb` is hashed from its bytes once made, before answering, so whoever waited for it can read its
-        // hash next. Hashing in the render, from the decoded thumbnail, measured slower, since the bytes decode
-        // again at a fraction of their size (docs/filters.md, "Hashing in the render").
-        if variant == .thumb { await recordHash(ofThumbnail: output, source: reference, key: key) }
+        // A `thumb` is hashed in its render, from the pixels before they are encoded (no second decode; the
+        // bytes only when that could not be done), and kept before answering, so whoever waited for it can read
+        // its hash next (docs/filters.md, "Hashing in the render").
+        if variant == .thumb { await recordHash(ofThumbnail: output, made: hash, source: reference, key: key) }
         if let disk {
             // Behind the answer: the client does not wait for the disk.
             let bytes = metrics.disk.bytes
