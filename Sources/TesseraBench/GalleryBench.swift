@@ -58,8 +58,8 @@ struct GalleryBench: AsyncParsableCommand {
             let gallery = try await Self.createGallery(client, base, "adds-\(clients)")
             filled = gallery
             let started = ContinuousClock.now
-            // One stand-in picture added many times: asked to add it anyway (its hash is still made; the
-            // comparison with the gallery's items is what is skipped).
+            // One stand-in picture added many times: asked to add it anyway, so no near-duplicate check (and
+            // no hash) is made; its stored copy is already there after the first add.
             let times = try await Self.concurrently(clients, perClient: adds / clients) { _ in
                 try await Self.call(
                     client, "POST", base + "/api/galleries/\(gallery)/items",

@@ -26,20 +26,28 @@ extension GalleryService {
             let path = SignedImagePath(url)
         else { throw .invalidItem("The item has no image address from this server.") }
         try await authorize(id, viewer, .add)
-        try await ensureWritable(id, index: index, ifRevision: ifRevision)
-        try await checkStoredCopy(path, viewer)
-        let served: ServedImage
-        do {
-            served = try await proxy.image(
-                variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
-                acceptsWebP: false)
+        // The gallery's early check (a read on the database's queue) runs while the image is got and looked
+        // at; it is awaited before anything is stored, and what it finds wrong is said first, as before.
+        async let writable = failure(ofEnsuringWritable: id, index: index, ifRevision: ifRevision)
+        let image: Result<InspectedImage, GalleryError>
+        do throws(GalleryError) {
+            try await checkStoredCopy(path, viewer)
+            let served: ServedImage
+            do {
+                served = try await proxy.image(
+                    variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
+                    acceptsWebP: false)
+            } catch {
+                throw .proxy(error)
+            }
+            image = .success(try inspected(Data(served.body.readableBytesView), .result(item)))
         } catch {
-            throw .proxy(error)
+            image = .failure(error)
         }
-        let data = Data(served.body.readableBytesView)
+        if let failure = await writable { throw failure }
         let check = Self.checksNearDuplicates(viewer, allowNearDuplicate) ? id : nil
-        let image = try await stored(data, .result(item), sourceURL: item.pageURL, checking: check)
-        return try await kept(image, in: id, at: index, ifRevision: ifRevision)
+        let new = try await stored(try image.get(), sourceURL: item.pageURL, checking: check)
+        return try await kept(new, in: id, at: index, ifRevision: ifRevision)
     }
 
     /// Adds the image at `url`, fetched with the guarded fetcher (private networks refused, size capped
@@ -67,7 +75,7 @@ extension GalleryService {
             .web, title: Self.title(fromFileName: name) ?? "Image from \(host)", pageURL: url,
             metadata: [MetadataEntry("Imported from", url)] + Self.dropNote(viewer))
         let check = Self.checksNearDuplicates(viewer, allowNearDuplicate) ? id : nil
-        let image = try await stored(data, origin, sourceURL: url, checking: check)
+        let image = try await stored(try inspected(data, origin), sourceURL: url, checking: check)
         return try await kept(image, in: id, at: index, ifRevision: ifRevision)
     }
 
@@ -82,7 +90,7 @@ extension GalleryService {
             .upload, title: Self.title(fromFileName: fileName) ?? "Uploaded image", pageURL: nil,
             metadata: (fileName.map { [MetadataEntry("File name", $0)] } ?? []) + Self.dropNote(viewer))
         let check = Self.checksNearDuplicates(viewer, allowNearDuplicate) ? id : nil
-        let image = try await stored(data, origin, sourceURL: nil, checking: check)
+        let image = try await stored(try inspected(data, origin), sourceURL: nil, checking: check)
         return try await kept(image, in: id, at: index, ifRevision: ifRevision)
     }
 
@@ -122,12 +130,27 @@ extension GalleryService {
         case imported(SourceID, title: String, pageURL: String?, metadata: [MetadataEntry])
     }
 
-    /// Checks the bytes are an image within the pixel cap (header only); for gallery `checking`, hashes the
-    /// picture and refuses a near duplicate of an item it holds (before anything is stored: a refusal leaves
-    /// nothing behind); then stores the copy.
-    private func stored(_ data: Data, _ origin: Origin, sourceURL: String?, checking gallery: GalleryID?)
-        async throws(GalleryError) -> NewGalleryImage
-    {
+    /// `ensureWritable`'s error, or `nil`: `async let` does not carry typed throws.
+    private func failure(ofEnsuringWritable id: GalleryID, index: Int?, ifRevision: Int?) async -> GalleryError? {
+        do {
+            try await ensureWritable(id, index: index, ifRevision: ifRevision)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// An image's bytes once looked at: its header (an image within the pixel cap), the SHA-256 its copy is
+    /// stored under, and the item it becomes.
+    private struct InspectedImage {
+        var data: Data
+        var header: ImageHeader
+        var hash: String
+        var item: Item
+    }
+
+    /// Reads the header (refusing what is not an image or has too many pixels) and hashes the bytes.
+    private func inspected(_ data: Data, _ origin: Origin) throws(GalleryError) -> InspectedImage {
         let header: ImageHeader
         do {
             header = try processor.header(of: data)
@@ -135,22 +158,31 @@ extension GalleryService {
             throw .imaging(error)
         }
         let hash = GalleryImageFiles.hash(of: data)
-        let item = item(of: origin, hash: hash, header: header)
+        return InspectedImage(
+            data: data, header: header, hash: hash, item: item(of: origin, hash: hash, header: header))
+    }
+
+    /// For gallery `checking`, hashes the picture and refuses a near duplicate of an item it holds (before
+    /// anything is stored: a refusal leaves nothing behind); then stores the copy.
+    private func stored(_ image: InspectedImage, sourceURL: String?, checking gallery: GalleryID?)
+        async throws(GalleryError) -> NewGalleryImage
+    {
         // Made only for the check: an add that does not check leaves the item's hash to the first check that
         // needs it (`pictureHashes(of:in:)`), off this request's path.
         var picture: PerceptualHash?
         if let gallery {
-            picture = await pictureHash(of: data)
-            try await refuseNearDuplicate(of: item.id, picture: picture, in: gallery)
+            picture = await pictureHash(of: image.data)
+            try await refuseNearDuplicate(of: image.item.id, picture: picture, in: gallery)
         }
         do {
-            _ = try await files.store(data)
+            try await files.store(image.data, hash: image.hash)
         } catch {
             throw .storage(underlying: error)
         }
+        let header = image.header
         return NewGalleryImage(
-            item: item, sourceURL: sourceURL, hash: hash, format: header.format.mimeType, size: data.count,
-            width: header.width, height: header.height, pictureHash: picture)
+            item: image.item, sourceURL: sourceURL, hash: image.hash, format: header.format.mimeType,
+            size: image.data.count, width: header.width, height: header.height, pictureHash: picture)
     }
 
     /// The item an image becomes: a search result as it is, an import known by its bytes' hash.

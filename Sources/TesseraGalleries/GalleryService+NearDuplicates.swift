@@ -25,32 +25,47 @@ extension GalleryService {
     }
 
     /// Throws `nearDuplicate` naming the gallery's current item that is the same picture: one with the same
-    /// item id first, else the one whose hash is nearest within the threshold (the earliest of equals).
+    /// item id first, else the one whose hash is nearest within the threshold (the earliest of equals). Reads
+    /// ids and hashes only (`pictures(of:)`), and the one item it names.
     func refuseNearDuplicate(of itemID: ItemID, picture: PerceptualHash?, in id: GalleryID)
         async throws(GalleryError)
     {
-        let items = try await store.gallery(id, items: true).items ?? []
-        if let same = items.first(where: { $0.item.id == itemID }) { throw .nearDuplicate(NearDuplicate(same)) }
-        guard let picture, !items.isEmpty else { return }
-        let hashes = try await pictureHashes(of: items, in: id)
-        var nearest: (item: GalleryItem, distance: Int)?
-        for item in items {
+        let pictures = try await store.pictures(of: id)
+        let key = itemID.description
+        if let same = pictures.first(where: { $0.itemID == key }) { try await refuse(same.id, in: id) }
+        guard let picture, !pictures.isEmpty else { return }
+        let hashes = try await pictureHashes(of: pictures, in: id)
+        var nearest: (id: GalleryItemID, distance: Int)?
+        for item in pictures {
             guard let hash = hashes[item.id] else { continue }
             let distance = hash.distance(to: picture)
             if distance <= PictureGrouping.threshold, distance < (nearest?.distance ?? .max) {
-                nearest = (item, distance)
+                nearest = (item.id, distance)
             }
         }
-        if let nearest { throw .nearDuplicate(NearDuplicate(nearest.item)) }
+        if let nearest { try await refuse(nearest.id, in: id) }
+    }
+
+    /// Throws `nearDuplicate` naming `itemID`, unless it was removed meanwhile (then nothing is in the way).
+    private func refuse(_ itemID: GalleryItemID, in id: GalleryID) async throws(GalleryError) {
+        let image: NewGalleryImage
+        do {
+            image = try await store.image(of: itemID, in: id)
+        } catch .itemNotFound {
+            return
+        }
+        let refs = StoredImageRefs(hash: image.hash, width: image.width, height: image.height, linker: linker)
+        throw .nearDuplicate(NearDuplicate(id: itemID, title: image.item.title, thumbnail: refs.thumbnail.url))
     }
 
     /// Each item's kept hash; those without one (added before hashes were kept) get it made from their stored
     /// copy now, and kept.
-    private func pictureHashes(of items: [GalleryItem], in id: GalleryID) async throws(GalleryError)
+    private func pictureHashes(of pictures: [GalleryPicture], in id: GalleryID) async throws(GalleryError)
         -> [GalleryItemID: PerceptualHash]
     {
-        var hashes = try await store.pictureHashes(of: id)
-        let missing = items.filter { hashes[$0.id] == nil }
+        var hashes: [GalleryItemID: PerceptualHash] = [:]
+        for picture in pictures { hashes[picture.id] = picture.hash }
+        let missing = pictures.filter { $0.hash == nil }
         guard !missing.isEmpty else { return hashes }
         let stored = try await store.storedImages(of: id)
         for item in missing {
@@ -70,11 +85,5 @@ extension GalleryService {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         try await store.add(image, to: id, at: index, ifRevision: ifRevision)
-    }
-}
-
-extension NearDuplicate {
-    init(_ item: GalleryItem) {
-        self.init(id: item.id, title: item.item.title, thumbnail: item.image.thumbnail.url)
     }
 }

@@ -77,6 +77,13 @@ struct PictureHashContractTests {
             #expect(plain.revision == hashed.revision + 1, "one revision an add, the hash in it")
             let items = try await store.gallery(gallery.id, items: true).items ?? []
             #expect(items.map(\.id) == [plain.item.id, hashed.item.id], "the row reads back as before")
+            // What the near-duplicate check reads: in order, each item's result id read from its stored JSON.
+            #expect(
+                try await store.pictures(of: gallery.id) == [
+                    GalleryPicture(id: plain.item.id, itemID: items[0].item.id.description, hash: nil),
+                    GalleryPicture(id: hashed.item.id, itemID: items[1].item.id.description, hash: Self.hashes[0]),
+                ])
+            #expect(items[0].item.id != items[1].item.id)
         }
     }
 

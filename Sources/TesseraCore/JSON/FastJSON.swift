@@ -1,25 +1,31 @@
-import TesseraCore
-
 /// Writes the search answer's JSON by hand: the same bytes `JSONEncoder` gives with sorted keys and
 /// unescaped slashes (a test compares them), several times faster. Search results are the API's largest
-/// and most frequent answer, and their encoding sits on the critical path after the slowest source.
-struct FastJSON {
-    private(set) var bytes: [UInt8] = []
+/// and most frequent answer, and their encoding sits on the critical path after the slowest source; a gallery
+/// keeps each item as this JSON too.
+public struct FastJSON {
+    public private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 4096) {
+    /// An item's JSON, as galleries keep it.
+    public static func text(of item: Item) -> String {
+        var json = FastJSON(capacity: 2048)
+        json.item(item)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    public init(capacity: Int = 4096) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func raw(_ text: StaticString) {
+    public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func int(_ value: Int) {
+    public mutating func int(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`.
-    mutating func string(_ text: String) {
+    public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -54,7 +60,7 @@ struct FastJSON {
 
     // MARK: - The API's types, keys in sorted order, absent optionals left out (as `Codable` does)
 
-    mutating func section(_ section: SectionResult) {
+    public mutating func section(_ section: SectionResult) {
         raw("{")
         if let error = section.error {
             raw(#""error":{"code":"#)
@@ -89,7 +95,7 @@ struct FastJSON {
         raw("}")
     }
 
-    mutating func item(_ item: Item) {
+    public mutating func item(_ item: Item) {
         raw("{")
         if let creator = item.creator {
             raw(#""creator":"#)
@@ -208,7 +214,7 @@ struct FastJSON {
         bytes.append(contentsOf: text.utf8)
     }
 
-    private mutating func image(_ image: ImageRef) {
+    public mutating func image(_ image: ImageRef) {
         raw("{")
         if let height = image.height {
             raw(#""height":"#)

@@ -44,14 +44,19 @@ public struct GalleryImageFiles: Sendable {
         directory.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
     }
 
-    /// Stores `data` durably and returns its hash. An identical file already there is kept, its time
-    /// renewed, so a collection starting meanwhile in another process leaves it alone (see above).
+    /// Stores `data` durably and returns its hash (`hash`, when the caller has made it already: it is the
+    /// SHA-256 of megabytes). An identical file already there is kept, its time renewed, so a collection
+    /// starting meanwhile in another process leaves it alone (see above).
     /// The file work (write, fsync, rename) runs on the files' own threads, off the caller's.
-    public func store(_ data: Data) async throws -> String {
-        let hash = Self.hash(of: data)
+    @discardableResult
+    public func store(_ data: Data, hash known: String? = nil) async throws -> String {
+        let hash = known ?? Self.hash(of: data)
         let url = url(forHash: hash)
+        // Renewing a file already there is one system call, made here: the hop to the files' threads and back
+        // cost more than the call itself on a local disk (on a network volume it is one round trip).
+        if utimensat(AT_FDCWD, url.path, nil, 0) == 0 { return hash }
         try await blocking {
-            if (try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)) == nil {
+            if utimensat(AT_FDCWD, url.path, nil, 0) != 0 {
                 try AtomicFile.write(data, to: url, syncFolder: true)
             }
         }

@@ -89,6 +89,30 @@ public struct GalleryItem: Sendable, Hashable, Codable {
     }
 }
 
+extension FastJSON {
+    /// A gallery item as its `Encodable` conformance writes it with sorted keys (a test compares the bytes):
+    /// the answer to every add.
+    public mutating func galleryItem(_ item: GalleryItem) {
+        raw(#"{"addedAt":"#)
+        string(item.addedAt)
+        raw(#","id":"#)
+        string(item.id.rawValue)
+        raw(#","image":{"original":"#)
+        image(item.image.original)
+        raw(#","preview":"#)
+        image(item.image.preview)
+        raw(#","thumbnail":"#)
+        image(item.image.thumbnail)
+        raw(#"},"item":"#)
+        self.item(item.item)
+        raw(#","size":"#)
+        int(item.size)
+        raw(#","sourceURL":"#)
+        if let url = item.sourceURL { string(url) } else { raw("null") }
+        raw("}")
+    }
+}
+
 /// The stored copy's renditions, as signed image URLs.
 public struct StoredImageRefs: Sendable, Hashable, Codable {
     public var thumbnail: ImageRef

@@ -2,20 +2,26 @@ import Foundation
 import GRDB
 import TesseraCore
 
-/// Each item's perceptual hash, in `galleryItem.pictureHash` (sixteen hex digits; `v8-picture-hashes`).
+/// Each item's perceptual hash, in `galleryItem.pictureHash` (sixteen hex digits; `v8-picture-hashes`), and
+/// what the near-duplicate check reads with it.
 extension GalleryStore {
-    func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash] {
+    func pictures(of id: GalleryID) async throws(GalleryError) -> [GalleryPicture] {
         try await run {
             try await self.writer.read { db in
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT id, pictureHash FROM galleryItem WHERE galleryId = ? AND pictureHash IS NOT NULL",
-                    arguments: [id.rawValue])
-                var hashes: [GalleryItemID: PerceptualHash] = [:]
-                for row in rows {
-                    let text: String = row["pictureHash"]
-                    if let hash = PerceptualHash(hex: text) { hashes[GalleryItemID(unchecked: row["id"])] = hash }
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT id, json_extract(item, '$.id') AS itemId, pictureHash FROM galleryItem
+                            WHERE galleryId = ? ORDER BY position
+                            """), arguments: [id.rawValue])
+                var pictures: [GalleryPicture] = []
+                while let row = try rows.next() {
+                    pictures.append(
+                        GalleryPicture(
+                            id: GalleryItemID(unchecked: row["id"]), itemID: row["itemId"] ?? "",
+                            hash: (row["pictureHash"] as String?).flatMap(PerceptualHash.init(hex:))))
                 }
-                return hashes
+                return pictures
             }
         }
     }

@@ -103,9 +103,7 @@ extension GalleryStore {
     func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
         try await run {
             try await self.writer.read { db in
-                guard let record = try GalleryRecord.fetchOne(db, key: id.rawValue) else {
-                    throw GalleryError.galleryNotFound(id.rawValue)
-                }
+                guard let record = try Self.galleryRow(id, db) else { throw GalleryError.galleryNotFound(id.rawValue) }
                 return (record.revision, record.deletedAt != nil)
             }
         }

@@ -70,7 +70,7 @@ extension GalleryStore {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         if let index, index < 0 { throw .invalidIndex(index) }
-        let itemJSON = try image.itemJSON()
+        let itemJSON = image.itemJSON()
         let time = now()
         let record = GalleryItemRecord(
             id: GalleryItemID.random().rawValue, galleryId: id.rawValue, position: 0, item: itemJSON,
@@ -146,7 +146,7 @@ extension GalleryStore {
     static func record(_ id: GalleryID, _ db: Database, ifRevision: Int?, allowDeleted: Bool = false) throws
         -> GalleryRecord
     {
-        guard let record = try GalleryRecord.fetchOne(db, key: id.rawValue) else {
+        guard let record = try galleryRow(id, db) else {
             throw GalleryError.galleryNotFound(id.rawValue)
         }
         if let ifRevision, ifRevision != record.revision {
@@ -154,6 +154,13 @@ extension GalleryStore {
         }
         if record.deletedAt != nil && !allowDeleted { throw GalleryError.galleryDeleted }
         return record
+    }
+
+    /// The gallery row by its key, from a cached statement: every change reads it, and the query interface
+    /// rebuilt its SQL each time.
+    static func galleryRow(_ id: GalleryID, _ db: Database) throws -> GalleryRecord? {
+        try GalleryRecord.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM gallery WHERE id = ?"), arguments: [id.rawValue])
     }
 
     private static func item(_ itemID: GalleryItemID, of galleryID: GalleryID, _ db: Database) throws
@@ -170,7 +177,8 @@ extension GalleryStore {
     private static func bump(_ gallery: inout GalleryRecord, at time: Double, _ db: Database) throws {
         gallery.revision += 1
         gallery.updatedAt = time
-        try gallery.update(db)
+        try db.cachedStatement(sql: "UPDATE gallery SET revision = ?, updatedAt = ? WHERE id = ?")
+            .execute(arguments: [gallery.revision, time, gallery.id])
     }
 
     private func changeGallery(

@@ -57,9 +57,10 @@ public protocol GalleryStoring: Sendable {
 
     // MARK: Picture hashes
 
-    /// The perceptual hash kept with each item of gallery `id` that has one: items added before hashes were
-    /// kept (or whose hash could not be made) are left out until `setPictureHash`.
-    func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash]
+    /// Every item of gallery `id` as the near-duplicate check reads it, in order: its id, its search result's
+    /// id (read by the database from the stored JSON: no item is decoded) and its perceptual hash when kept
+    /// (items added before hashes were kept, or whose hash could not be made, have none until `setPictureHash`).
+    func pictures(of id: GalleryID) async throws(GalleryError) -> [GalleryPicture]
     /// Keeps `hash` with item `itemID` of gallery `id`; an item gone meanwhile is left alone. Not a change of
     /// the gallery: no revision, no event.
     func setPictureHash(_ hash: PerceptualHash, of itemID: GalleryItemID, in id: GalleryID)
@@ -126,7 +127,28 @@ extension GalleryRef {
     }
 }
 
+/// One item as the near-duplicate check reads it (`GalleryStoring.pictures(of:)`).
+public struct GalleryPicture: Sendable, Hashable {
+    public var id: GalleryItemID
+    /// The item's `Item.id` as text (`source:nativeID`).
+    public var itemID: String
+    public var hash: PerceptualHash?
+
+    public init(id: GalleryItemID, itemID: String, hash: PerceptualHash?) {
+        self.id = id
+        self.itemID = itemID
+        self.hash = hash
+    }
+}
+
 extension GalleryStoring {
+    /// The perceptual hash kept with each item of gallery `id` that has one.
+    public func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash] {
+        var hashes: [GalleryItemID: PerceptualHash] = [:]
+        for picture in try await pictures(of: id) { hashes[picture.id] = picture.hash }
+        return hashes
+    }
+
     public func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
         let gallery = try await gallery(id, items: false)
         return (gallery.revision, gallery.deletedAt != nil)
@@ -166,20 +188,11 @@ public struct NewGalleryImage: Sendable, Hashable {
 }
 
 extension NewGalleryImage {
-    /// The item as both engines keep it: JSON with sorted keys, so equal items are equal text.
-    public func itemJSON() throws(GalleryError) -> String {
-        do {
-            return String(decoding: try Self.encoder.encode(item), as: UTF8.self)
-        } catch {
-            throw .invalidItem("The item could not be stored: \(error)")
-        }
+    /// The item as both engines keep it: JSON with sorted keys, so equal items are equal text (written by
+    /// `FastJSON`: `JSONEncoder`'s bytes in a fraction of the time, on every add's path).
+    public func itemJSON() -> String {
+        FastJSON.text(of: item)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
 
 /// A gallery item's stored copy: the hash naming its file and its MIME type.

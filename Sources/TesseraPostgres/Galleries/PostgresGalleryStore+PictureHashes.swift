@@ -3,18 +3,25 @@ import PostgresNIO
 import TesseraCore
 import TesseraGalleries
 
-/// Each item's perceptual hash, in `gallery_item.picture_hash` (the 64 bits as a bigint; migration 10).
+/// Each item's perceptual hash, in `gallery_item.picture_hash` (the 64 bits as a bigint; migration 10), and
+/// what the near-duplicate check reads with it.
 extension PostgresGalleryStore {
-    public func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash] {
+    public func pictures(of id: GalleryID) async throws(GalleryError) -> [GalleryPicture] {
         try await read { connection in
-            var hashes: [GalleryItemID: PerceptualHash] = [:]
-            for try await (item, bits) in try await connection.query(
-                "SELECT id, picture_hash FROM gallery_item WHERE gallery_id = \(id.rawValue) AND picture_hash IS NOT NULL",
+            var pictures: [GalleryPicture] = []
+            for try await (item, itemID, bits) in try await connection.query(
+                """
+                SELECT id, item::jsonb ->> 'id', picture_hash FROM gallery_item
+                WHERE gallery_id = \(id.rawValue) ORDER BY position
+                """,
                 logger: .quiet
-            ).decode((String, Int64).self) {
-                hashes[GalleryItemID(unchecked: item)] = PerceptualHash(bits: UInt64(bitPattern: bits))
+            ).decode((String, String?, Int64?).self) {
+                pictures.append(
+                    GalleryPicture(
+                        id: GalleryItemID(unchecked: item), itemID: itemID ?? "",
+                        hash: bits.map { PerceptualHash(bits: UInt64(bitPattern: $0)) }))
             }
-            return hashes
+            return pictures
         }
     }
 

@@ -72,7 +72,7 @@ extension PostgresGalleryStore {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         if let index, index < 0 { throw .invalidIndex(index) }
-        let itemJSON = try image.itemJSON()
+        let itemJSON = image.itemJSON()
         let time = now()
         let itemID = GalleryItemID.random()
         let linker = linker

@@ -310,6 +310,15 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         return response
     }
 
+    /// A gallery item, written by `FastJSON` (the same bytes, on every add's path).
+    static func answer(_ item: GalleryItem, status: HTTPResponse.Status, revision: Int) -> Response {
+        var json = FastJSON(capacity: 4096)
+        json.galleryItem(item)
+        var response = JSONBody.response(json: Data(json.bytes), status: status)
+        response.headers[.eTag] = "\"\(revision)\""
+        return response
+    }
+
     static func answer(_ gallery: Gallery, status: HTTPResponse.Status = .ok) -> Response {
         answer(gallery, status: status, revision: gallery.revision)
     }
