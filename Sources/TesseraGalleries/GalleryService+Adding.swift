@@ -102,7 +102,9 @@ extension GalleryService {
         return [MetadataEntry("Added through", "drop link \(grant.link)")]
     }
 
-    /// Fails early, before any download, for a gallery that does not exist, is deleted, or has moved on.
+    /// Fails early for a gallery that does not exist, is deleted, or has moved on: before any download of a URL
+    /// or reading of an upload; beside the image proxy's answer for a search result (its image is one this
+    /// server signed, usually in its caches), and awaited before anything is stored.
     private func ensureWritable(_ id: GalleryID, index: Int?, ifRevision: Int?) async throws(GalleryError) {
         if let index, index < 0 { throw .invalidIndex(index) }
         let state = try await store.state(of: id)
