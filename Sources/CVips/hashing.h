@@ -82,6 +82,14 @@ static inline double tessera_hash_load_shrink(int jpeg, int w, int h, int width,
     return VIPS_MAX(shrink, 1.0);
 }
 
+/* Whether the fast route's resampler takes `image`'s pixels: 8-bit sRGB (3 bands, 4 with alpha) or grey (1, 2
+   with alpha), not coded. */
+static inline int tessera_hash_takes(const VipsImage *image) {
+    return image->Coding == VIPS_CODING_NONE && image->BandFmt == VIPS_FORMAT_UCHAR &&
+        ((image->Type == VIPS_INTERPRETATION_sRGB && (image->Bands == 3 || image->Bands == 4)) ||
+            (image->Type == VIPS_INTERPRETATION_B_W && (image->Bands == 1 || image->Bands == 2)));
+}
+
 /* The pixels of a JPEG or WebP in `buf`, decoded with the loader's own shrink for a width×height hash, EXIF
    orientation applied: 8-bit sRGB or grey, with alpha if it has one (1 to 4 bands, `*bands`),
    `*out_width`×`*out_height`×`*bands` bytes in `*pixels`, to be freed with g_free. Read in one region on the
@@ -106,9 +114,7 @@ static inline int tessera_hash_pixels_buffer(const void *buf, size_t len, int wi
     if (jpeg ? vips_jpegload_buffer((void *)buf, len, &header, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL)
              : vips_webpload_buffer((void *)buf, len, &header, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL))
         return -1;
-    if (header->Coding != VIPS_CODING_NONE || header->BandFmt != VIPS_FORMAT_UCHAR ||
-        !((header->Type == VIPS_INTERPRETATION_sRGB && (header->Bands == 3 || header->Bands == 4)) ||
-            (header->Type == VIPS_INTERPRETATION_B_W && (header->Bands == 1 || header->Bands == 2)))) {
+    if (!tessera_hash_takes(header)) {
         result = 0;
         goto done;
     }
@@ -163,11 +169,7 @@ static inline int tessera_hash_pixels_rendered(VipsImage *in, int width, int hei
     int w = in->Xsize, h = in->Ysize, b = in->Bands, ow, oh;
     float *rows;
     unsigned char *out;
-    if (in->Coding != VIPS_CODING_NONE || in->BandFmt != VIPS_FORMAT_UCHAR ||
-        !((in->Type == VIPS_INTERPRETATION_sRGB && (b == 3 || b == 4)) ||
-            (in->Type == VIPS_INTERPRETATION_B_W && (b == 1 || b == 2))) ||
-        !(data = vips_image_get_data(in)))
-        return 0;
+    if (!tessera_hash_takes(in) || !(data = vips_image_get_data(in))) return 0;
     shrink = tessera_hash_load_shrink(0, w, h, width, height);
     ow = VIPS_MAX(1, VIPS_MIN(w, (int)rint(w / shrink)));
     oh = VIPS_MAX(1, VIPS_MIN(h, (int)rint(h / shrink)));

@@ -63,8 +63,7 @@ extension GalleryService {
     private func pictureHashes(of pictures: [GalleryPicture], in id: GalleryID) async throws(GalleryError)
         -> [GalleryItemID: PerceptualHash]
     {
-        var hashes: [GalleryItemID: PerceptualHash] = [:]
-        for picture in pictures { hashes[picture.id] = picture.hash }
+        var hashes = pictures.hashes
         let missing = pictures.filter { $0.hash == nil }
         guard !missing.isEmpty else { return hashes }
         let stored = try await store.storedImages(of: id)

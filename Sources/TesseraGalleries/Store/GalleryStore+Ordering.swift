@@ -30,14 +30,14 @@ extension GalleryStore {
             return other < rank ? other : other + 1
         }
         if target == others {
-            let descending = "SELECT position FROM galleryItem WHERE galleryId = ?"
+            let positions = "SELECT position FROM galleryItem WHERE galleryId = ?"
             let last =
                 if let moving {
                     try number(
-                        db, descending + " AND position <> ? ORDER BY position DESC LIMIT 1",
+                        db, positions + " AND position <> ? ORDER BY position DESC LIMIT 1",
                         [galleryID, moving.position])
                 } else {
-                    try number(db, descending + " ORDER BY position DESC LIMIT 1", [galleryID])
+                    try number(db, positions + " ORDER BY position DESC LIMIT 1", [galleryID])
                 }
             return ((last ?? 0) + gap, target)
         }

@@ -141,12 +141,19 @@ public struct GalleryPicture: Sendable, Hashable {
     }
 }
 
+extension [GalleryPicture] {
+    /// The hash kept with each picture that has one, by item.
+    public var hashes: [GalleryItemID: PerceptualHash] {
+        var hashes: [GalleryItemID: PerceptualHash] = [:]
+        for picture in self { hashes[picture.id] = picture.hash }
+        return hashes
+    }
+}
+
 extension GalleryStoring {
     /// The perceptual hash kept with each item of gallery `id` that has one.
     public func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash] {
-        var hashes: [GalleryItemID: PerceptualHash] = [:]
-        for picture in try await pictures(of: id) { hashes[picture.id] = picture.hash }
-        return hashes
+        try await pictures(of: id).hashes
     }
 
     public func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {

@@ -36,7 +36,7 @@ public enum PerceptualHashing {
         let (width, height) = size(of: method)
         return try withBytes(of: data) { bytes throws(ImagingError) in
             if route == .fast, let grey = try fastGrey(bytes, width: width, height: height) {
-                return PerceptualHash(bits: method == .dHash ? dHash(grey) : pHash(grey))
+                return hash(ofGrey: grey, method)
             }
             return try hash(method) { width, height, pixels in
                 tessera_grey_pixels_buffer(bytes.baseAddress, bytes.count, width, height, pixels)
@@ -90,7 +90,7 @@ public enum PerceptualHashing {
         let fast = try fastGrey(width: width, height: height) { pixels, smallWidth, smallHeight, bands in
             tessera_hash_pixels_rendered(image, Int32(width), Int32(height), pixels, smallWidth, smallHeight, bands)
         }
-        if let grey = fast { return PerceptualHash(bits: method == .dHash ? dHash(grey) : pHash(grey)) }
+        if let grey = fast { return hash(ofGrey: grey, method) }
         return try hash(method) { width, height, pixels in tessera_grey_pixels_image(image, width, height, pixels) }
     }
 
@@ -123,7 +123,12 @@ public enum PerceptualHashing {
         var pixels = [UInt8](repeating: 0, count: width * height)
         let status = pixels.withUnsafeMutableBufferPointer { grey(Int32(width), Int32(height), $0.baseAddress) }
         guard status == 0 else { throw .unreadable(Vips.takeError()) }
-        return PerceptualHash(bits: method == .dHash ? dHash(pixels) : pHash(pixels))
+        return hash(ofGrey: pixels, method)
+    }
+
+    /// The method's hash of its grey pixels, whichever route made them.
+    private static func hash(ofGrey pixels: [UInt8], _ method: Method) -> PerceptualHash {
+        PerceptualHash(bits: method == .dHash ? dHash(pixels) : pHash(pixels))
     }
 
     // MARK: - From grey pixels

@@ -52,7 +52,6 @@ enum Vips {
         return text.isEmpty ? "no reason given" : text
     }
 
-    /// Whether this libvips build can read `format`: HEIF support depends on libheif.
     /// The loader `tessera_image_new_from_buffer` opens `format` with (shim.h).
     static func loader(_ format: ImageFormat) -> Int32 {
         switch format {
@@ -64,6 +63,7 @@ enum Vips {
         }
     }
 
+    /// Whether this libvips build can read `format`: HEIF support depends on libheif.
     static func canRead(_ format: ImageFormat) -> Bool {
         switch format {
         case .jpeg, .png, .gif, .webp: true

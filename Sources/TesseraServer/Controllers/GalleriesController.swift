@@ -305,16 +305,19 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     }
 
     static func answer(_ value: some Encodable, status: HTTPResponse.Status = .ok, revision: Int) -> Response {
-        var response = JSONBody.response(value, status: status)
-        response.headers[.eTag] = "\"\(revision)\""
-        return response
+        tagged(JSONBody.response(value, status: status), revision: revision)
     }
 
     /// A gallery item, written by `FastJSON` (the same bytes, on every add's path).
     static func answer(_ item: GalleryItem, status: HTTPResponse.Status, revision: Int) -> Response {
         var json = FastJSON(capacity: 4096)
         json.galleryItem(item)
-        var response = JSONBody.response(json: Data(json.bytes), status: status)
+        return tagged(JSONBody.response(json: Data(json.bytes), status: status), revision: revision)
+    }
+
+    /// `response` with the gallery's revision as its entity tag.
+    private static func tagged(_ response: Response, revision: Int) -> Response {
+        var response = response
         response.headers[.eTag] = "\"\(revision)\""
         return response
     }
