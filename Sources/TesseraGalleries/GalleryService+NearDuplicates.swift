@@ -58,25 +58,57 @@ extension GalleryService {
         throw .nearDuplicate(NearDuplicate(id: itemID, title: image.item.title, thumbnail: refs.thumbnail.url))
     }
 
-    /// Each item's kept hash; those without one (added before hashes were kept) get it made from their stored
-    /// copy now, and kept.
+    /// Each item's kept hash; those without one (added before hashes were kept, or by an add that did not
+    /// check) get it made from their stored copy now, and kept.
     private func pictureHashes(of pictures: [GalleryPicture], in id: GalleryID) async throws(GalleryError)
         -> [GalleryItemID: PerceptualHash]
     {
         var hashes = pictures.hashes
+        for (item, hash) in try await hashMissing(pictures, in: id) { hashes[item] = hash }
+        return hashes
+    }
+
+    /// Makes and keeps the hash of every item of `pictures` without one, from its stored copy; returns them.
+    /// Stops between items when the task is cancelled.
+    private func hashMissing(_ pictures: [GalleryPicture], in id: GalleryID) async throws(GalleryError)
+        -> [GalleryItemID: PerceptualHash]
+    {
         let missing = pictures.filter { $0.hash == nil }
-        guard !missing.isEmpty else { return hashes }
+        guard !missing.isEmpty else { return [:] }
         let stored = try await store.storedImages(of: id)
-        for item in missing {
+        var made: [GalleryItemID: PerceptualHash] = [:]
+        for item in missing where !Task.isCancelled {
             guard let copy = stored[item.id] else { continue }
             let url = files.url(forHash: copy.hash)
             guard let data = try? await files.blocking({ try Data(contentsOf: url) }),
                 let hash = await pictureHash(of: data)
             else { continue }
-            hashes[item.id] = hash
+            made[item.id] = hash
             try await store.setPictureHash(hash, of: item.id, in: id)
         }
-        return hashes
+        return made
+    }
+
+    /// Hashes every item of every gallery (Recently deleted too) that has no hash yet, one after another, so
+    /// the first checking add into a gallery does not make them all in its request (after the migrations that
+    /// began keeping hashes, or adds that did not check). The server runs it once at start, in the background;
+    /// several servers may run it at once: each writes the same hash. Returns how many it made.
+    @discardableResult
+    public func hashMissingPictures() async -> Int {
+        var made = 0
+        for deleted in [false, true] {
+            guard let galleries = try? await store.list(deleted: deleted, for: nil) else { continue }
+            for gallery in galleries where !Task.isCancelled {
+                do {
+                    made += try await hashMissing(try await store.pictures(of: gallery.id), in: gallery.id).count
+                } catch {
+                    // Gone or changed meanwhile: the next checking add hashes what is left.
+                    logger.debug(
+                        "gallery pictures not hashed", metadata: ["gallery": "\(gallery.id)", "error": "\(error)"])
+                }
+            }
+        }
+        return made
     }
 
     /// Stores the new item with its picture hash, when one was made, in the add's own write.

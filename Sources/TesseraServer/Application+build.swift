@@ -45,7 +45,10 @@ public func buildApplication(
         // In this order, stopped in reverse: the PostgreSQL pool last, after the environment's final writes.
         services: (environment.postgres.map { [$0 as any Service] } ?? [])
             + (environment.galleryEvents.map { [$0 as any Service] } ?? [])
-            + [EnvironmentService(environment: environment), LibraryIndexService(environment: environment)],
+            + [
+                EnvironmentService(environment: environment), LibraryIndexService(environment: environment),
+                PictureHashService(environment: environment),
+            ],
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
         logger: environment.logger)
     // Gallery image files a crash left without their row: once per server start, before it takes requests,
@@ -170,6 +173,23 @@ struct LibraryIndexService: Service {
         try? await gracefulShutdown()
         indexing.cancel()
         _ = await indexing.value
+    }
+}
+
+/// Makes the perceptual hash of every gallery item without one, once at start, in the background
+/// (`GalleryService.hashMissingPictures`, docs/galleries.md, "Near duplicates"). Stops on shutdown.
+struct PictureHashService: Service {
+    let environment: AppEnvironment
+
+    func run() async throws {
+        let (galleries, logger) = (environment.galleries, environment.logger)
+        let hashing = Task {
+            let made = await galleries.hashMissingPictures()
+            if made > 0 { logger.info("gallery pictures hashed", metadata: ["count": "\(made)"]) }
+        }
+        try? await gracefulShutdown()
+        hashing.cancel()
+        _ = await hashing.value
     }
 }
 

@@ -144,6 +144,40 @@ struct NearDuplicateAPITests {
         }
     }
 
+    @Test func itemsWithoutAHashAreHashedInTheBackgroundWhenTheServerStarts() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-neardup-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let missing: @Sendable () async throws -> Int = {
+            let database = try AppDatabase.open(inDirectory: data)
+            return try await database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM galleryItem WHERE pictureHash IS NULL") ?? -1
+            }
+        }
+        try await withTessera(StandInSet().list, dataFolder: data) { client, _ in
+            let kept = try await GalleriesAPITests.create(client, "Kept")
+            let deleted = try await GalleriesAPITests.create(client, "Deleted")
+            for (gallery, name) in [(kept.id, "fox"), (kept.id, "heron"), (deleted.id, "owl")] {
+                let added = try await Self.upload(client, gallery, Links.jpeg(name), name: "\(name).jpg", allow: "true")
+                #expect(added.status == .created, "\(added.text)")
+            }
+            let removed = try await client.execute(uri: "/api/galleries/\(deleted.id)", method: .delete)
+            #expect(removed.status == .ok, "\(removed.text)")
+        }
+        // As items kept before hashes were, or added anyway (which makes no hash): three without one.
+        let database = try AppDatabase.open(inDirectory: data)
+        try await database.write { db in try db.execute(sql: "UPDATE galleryItem SET pictureHash = NULL") }
+        #expect(try await missing() == 3)
+
+        // A restart hashes them from their stored copies, Recently deleted too, with no add asking.
+        try await withTessera(StandInSet().list, dataFolder: data) { _, _ in
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await missing() > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await missing() == 0)
+        }
+    }
+
     @Test func allowNearDuplicateIsABooleanOrTheRequestIsRefused() async throws {
         try await withTessera(StandInSet().list) { client, _ in
             let gallery = try await GalleriesAPITests.create(client)
