@@ -352,8 +352,9 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "TesseraTestSupport", "TesseraCore", "TesseraGalleries", "TesseraPostgres",
+                "TesseraTestSupport", "TesseraCore", "TesseraGalleries", "TesseraPostgres", "TesseraStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
