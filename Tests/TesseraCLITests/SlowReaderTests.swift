@@ -43,8 +43,15 @@ struct SlowReaderTests {
             }
             return (gallery, original)
         }
-        // Started again, so what the uploads left in the heap cannot hide what the export takes.
+        // Started again, so what the uploads left in the heap cannot hide what the export takes; measured once
+        // the server has hashed the four copies in the background (uploads that do not check make no hash),
+        // which decodes each and would count as the export's growth.
         try await Self.withServer(environment) { server in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await MigrateCommandTests.hashedItems(inSQLite: data) < 4, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try await MigrateCommandTests.hashedItems(inSQLite: data) == 4)
             try await readSlowly(server, TesseraAPI(client: client, port: server.port), gallery, original, image, data)
         }
     }
