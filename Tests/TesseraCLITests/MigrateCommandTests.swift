@@ -265,7 +265,6 @@ struct MigrateCommandTests {
         #expect(!refused.stderr.contains("not-the-password-42") && !refused.stdout.contains("not-the-password-42"))
     }
 
-    /// Gallery items in PostgreSQL with a picture hash.
     /// How many gallery items have a picture hash in the SQLite database of the data folder `data`.
     static func hashedItems(inSQLite data: URL) async throws -> Int {
         let database = try AppDatabase.open(inDirectory: data)
@@ -274,6 +273,7 @@ struct MigrateCommandTests {
         }
     }
 
+    /// Gallery items in PostgreSQL with a picture hash.
     static func hashedItems(_ url: PostgresURL) async throws -> Int {
         try await PostgresAppDatabase.withSingleConnection(url, logger: .init(label: "test")) { connection in
             var hashed = 0
