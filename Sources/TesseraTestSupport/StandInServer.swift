@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import Synchronization
+import TesseraCore
 
 /// A real HTTP server on 127.0.0.1 (a free port) hosting stand-ins for the providers, each under its
 /// own path prefix, speaking the provider's wire format. Tests point `TESSERA_<SOURCE>_URL` at it.
@@ -118,10 +119,10 @@ final class ImageHits: Sendable {
     private let hits = Mutex<[String: Int]>([:])
     private let arrivals = Mutex<[String]>([])
     private let wait = Mutex(Duration.zero)
-    private let answer = Mutex<@Sendable (String) -> [UInt8]>({ _ in StandInImage.jpeg })
+    private let answer = LockedClosure<@Sendable (String) -> [UInt8]>({ _ in StandInImage.jpeg })
     var images: @Sendable (String) -> [UInt8] {
-        get { answer.withLock { $0 } }
-        set { answer.withLock { $0 = newValue } }
+        get { answer.function }
+        set { answer.function = newValue }
     }
     var paths: Set<String> { hits.withLock { Set($0.keys) } }
     var delay: Duration {

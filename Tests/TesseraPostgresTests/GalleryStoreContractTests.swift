@@ -155,6 +155,9 @@ struct GalleryStoreContractTests {
             _ = try await store.add(Self.image(3, hash: own), to: gone.id, at: nil, ifRevision: nil)
             let deleted = try await store.delete(gone.id, ifRevision: nil)
             #expect(deleted.deletedAt != nil)
+            let state = try await store.state(of: gone.id)
+            #expect(state.deleted && state.revision == deleted.revision)
+            #expect(try await store.state(of: kept.id).deleted == false)
             #expect(try await store.list(deleted: false).map(\.id) == [kept.id])
             #expect(try await store.list(deleted: true).map(\.id) == [gone.id])
             await #expect(throws: GalleryError.galleryDeleted) {
@@ -170,6 +173,9 @@ struct GalleryStoreContractTests {
             #expect(unused == [own], "the shared image is still used by the other gallery")
             await #expect(throws: GalleryError.galleryNotFound(gone.id.rawValue)) {
                 _ = try await store.gallery(gone.id, items: false)
+            }
+            await #expect(throws: GalleryError.galleryNotFound(gone.id.rawValue)) {
+                _ = try await store.state(of: gone.id)
             }
             #expect(try await store.referencedHashes() == [shared])
         }
@@ -205,4 +211,5 @@ final class ChangeRecord: Sendable {
     func append(_ change: GalleryChange) { changes.withLock { $0.append(change) } }
     var revisions: [Int] { changes.withLock { $0.compactMap(\.revision) } }
     var kinds: [String] { changes.withLock { $0.map(\.kind) } }
+    var all: [GalleryChange] { changes.withLock { $0 } }
 }

@@ -27,7 +27,8 @@ struct PictureHashesAgainMigrationTests {
                 try await MigrationTests.execute(url, statement)
             }
             let database = try await PostgresAppDatabase.open(url, poolSize: 2, logger: quietLogger)
-            #expect(try await MigrationTests.migrationRows(url).map(\.version).suffix(2) == [10, 11])
+            #expect(
+                try await MigrationTests.migrationRows(url).map(\.version).filter { $0 >= 10 }.prefix(2) == [10, 11])
             let store = PostgresGalleryStore(database: database, linker: GalleryStoreContractTests.Linker())
             #expect(try await store.pictureHashes(of: gallery).isEmpty, "made again on first need")
             #expect(try await store.storedImages(of: gallery).count == 2, "the items stay")

@@ -9,8 +9,9 @@ import TesseraGalleries
 /// Gallery changes of every server sharing the database (see docs/deploy.md, "Events between servers").
 ///
 /// Each change writes a `gallery_event` row in its own transaction (`record`, from `PostgresGalleryStore`) and
-/// `pg_notify`s the row's id. Every server listens on one pooled connection (the pool has one more than its size
-/// for it) and, for each id, reads the row and delivers it: PostgreSQL hands notifications out in commit order,
+/// `pg_notify`s the row's id, with the change itself when it fits. Every server listens on one pooled connection
+/// (the pool has one more than its size for it) and delivers each change, reading the row when the notification
+/// carries only its id: PostgreSQL hands notifications out in commit order,
 /// and within a gallery the row lock every change takes makes commit order, id order and revision order the
 /// same. A client reconnecting with
 /// `Last-Event-ID` reads the gallery's rows after that revision, whichever server it reaches.
@@ -25,13 +26,16 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
     static let kept: Int64 = 10_000
     /// The old ones are deleted by the change whose id is a multiple of this.
     static let pruneEvery: Int64 = 256
+    /// A change of at most this many bytes goes in its notification (PostgreSQL takes payloads under 8,000
+    /// bytes; room left for the id and the gallery's); a longer one is read from its row.
+    static let notifyLimit = 7_900
     /// How far back in ids a reconnect looks again: more than the changes that can be in flight at once (one
     /// per pooled connection of every server), since ids are taken before commit, not in commit order.
     static let reconnectOverlap: Int64 = 1000
 
     let database: PostgresAppDatabase
     let logger: Logger
-    private let receiver = Mutex<(@Sendable (GalleryID, GalleryChange) -> Void)?>(nil)
+    private let receiver = LockedClosure<@Sendable (GalleryID, GalleryChange) -> Void>({ _, _ in })
     /// Only `run`'s task uses it; kept across reconnections.
     private let delivered = Mutex(DeliveredIDs())
 
@@ -41,7 +45,7 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
     }
 
     public func deliver(to receiver: @escaping @Sendable (GalleryID, GalleryChange) -> Void) {
-        self.receiver.withLock { $0 = receiver }
+        self.receiver.function = receiver
     }
 
     public func changes(of id: GalleryID, after revision: Int) async throws(GalleryError) -> [GalleryChange] {
@@ -99,9 +103,14 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
                     }
                 }
                 for try await notification in notifications {
-                    guard let id = Int64(notification.payload), !self.delivered.withLock({ $0.contains(id) })
+                    guard let event = Notified(notification.payload),
+                        !self.delivered.withLock({ $0.contains(event.id) })
                     else { continue }
-                    try await self.deliver("id = \(id)", connection)
+                    if let (gallery, text) = event.change {
+                        self.deliver(event.id, of: gallery, text)
+                    } else {
+                        try await self.deliver("id = \(event.id)", connection)
+                    }
                 }
             }
         }
@@ -109,17 +118,39 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
 
     /// Delivers the events `condition` selects (trusted SQL: numbers only), each once.
     private func deliver(_ condition: String, _ connection: PostgresConnection) async throws {
-        let receiver = receiver.withLock { $0 }
+        let receiver = receiver.function
         for try await (id, gallery, text) in try await connection.query(
             PostgresQuery(unsafeSQL: "SELECT id, gallery_id, change FROM gallery_event WHERE \(condition)"),
             logger: .quiet
         ).decode((Int64, String, String).self) {
-            guard delivered.withLock({ $0.insert(id) }) else { continue }
-            do {
-                receiver?(GalleryID(unchecked: gallery), try StoredChange.decoded(text))
-            } catch {
-                logger.error("gallery events: unreadable event", metadata: ["id": "\(id)", "error": "\(error)"])
-            }
+            deliver(id, of: gallery, text, to: receiver)
+        }
+    }
+
+    /// Delivers event `id` of `gallery`, its change written as `text`, unless it was delivered already.
+    private func deliver(
+        _ id: Int64, of gallery: String, _ text: String,
+        to receiver: (@Sendable (GalleryID, GalleryChange) -> Void)? = nil
+    ) {
+        guard delivered.withLock({ $0.insert(id) }) else { return }
+        do {
+            (receiver ?? self.receiver.function)(GalleryID(unchecked: gallery), try StoredChange.decoded(text))
+        } catch {
+            logger.error("gallery events: unreadable event", metadata: ["id": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// A notification's payload: `id`, or `id gallery change` when the change fits (`notifyLimit`), which saves
+    /// every server reading the row.
+    struct Notified {
+        let id: Int64
+        let change: (gallery: String, text: String)?
+
+        init?(_ payload: String) {
+            let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard let id = parts.first.flatMap({ Int64($0) }) else { return nil }
+            self.id = id
+            change = parts.count == 3 ? (String(parts[1]), String(parts[2])) : nil
         }
     }
 
@@ -127,8 +158,7 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
 
     /// Writes `change` of gallery `id` as an event, in the caller's transaction, and notifies every server once
     /// it commits; in the same statement (one round trip) writes the gallery's new revision (`bumped`) and
-    /// inserts the item the change adds (`inserted`). Every `pruneEvery`th also deletes the events older than the
-    /// last `kept`.
+    /// inserts the item the change adds (`inserted`); then `prune`.
     static func record(
         _ change: GalleryChange, of id: GalleryID, bumping bumped: GalleryRow? = nil,
         inserting inserted: GalleryItemRow? = nil, _ connection: PostgresConnection
@@ -158,13 +188,24 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
         sql.appendInterpolation(text)
         sql.appendLiteral(") RETURNING id) SELECT event.id FROM event, pg_notify(")
         sql.appendInterpolation(channel)
-        sql.appendLiteral(", event.id::text) AS notified")
+        sql.appendLiteral(", CASE WHEN octet_length(")
+        sql.appendInterpolation(text)
+        sql.appendLiteral(") <= \(notifyLimit) THEN event.id || ' ' || ")
+        sql.appendInterpolation(id.rawValue)
+        sql.appendLiteral(" || ' ' || ")
+        sql.appendInterpolation(text)
+        sql.appendLiteral(" ELSE event.id::text END) AS notified")
         var eventID: Int64 = 0
         for try await value in try await connection.query(PostgresQuery(stringInterpolation: sql), logger: .quiet)
             .decode(Int64.self)
         {
             eventID = value
         }
+        try await prune(after: eventID, connection)
+    }
+
+    /// Every `pruneEvery`th event deletes those older than the last `kept`.
+    static func prune(after eventID: Int64, _ connection: PostgresConnection) async throws {
         if eventID % pruneEvery == 0 {
             try await connection.query("DELETE FROM gallery_event WHERE id <= \(eventID - kept)", logger: .quiet)
         }

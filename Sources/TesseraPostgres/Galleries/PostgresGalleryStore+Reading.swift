@@ -144,6 +144,15 @@ extension PostgresGalleryStore {
 
     // MARK: - Rows to API values
 
+    /// A gallery's revision and whether it is in Recently deleted: one row read (the checks before an add),
+    /// where the whole summary would take three queries.
+    public func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
+        try await read { connection in
+            let row = try await Self.galleryRow(id, connection, lock: false)
+            return (row.revision, row.deletedAt != nil)
+        }
+    }
+
     static func galleryRow(_ id: GalleryID, _ connection: PostgresConnection, lock: Bool) async throws -> GalleryRow {
         let rows = try await GalleryRow.all(
             connection.query(

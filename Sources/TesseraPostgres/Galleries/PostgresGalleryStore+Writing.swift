@@ -76,17 +76,28 @@ extension PostgresGalleryStore {
         let time = now()
         let itemID = GalleryItemID.random()
         let linker = linker
-        // Four round trips and the commit: lock, place, then item, revision and event in one statement.
         let added: AddedItem = try await write(id) { connection in
-            var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
-            let (position, placed) = try await Self.position(in: id.rawValue, at: index, moving: nil, connection)
-            let row = GalleryItemRow(
-                id: itemID.rawValue, galleryID: id.rawValue, position: position, item: itemJSON,
+            var row = GalleryItemRow(
+                id: itemID.rawValue, galleryID: id.rawValue, position: 0, item: itemJSON,
                 sourceURL: image.sourceURL, imageHash: image.hash, imageFormat: image.format, imageSize: image.size,
                 width: image.width, height: image.height, addedAt: time,
                 pictureHash: image.pictureHash.map { Int64(bitPattern: $0.bits) })
-            Self.bump(&gallery, at: time)
             let item = try Self.item(row, linker: linker)
+            // First or last (most adds): one call (migration 12) that locks, places, inserts and writes the event.
+            if let (revision, placed, event) = try await Self.addAtAnEnd(
+                row, item: item, at: index, ifRevision: ifRevision, time: time, connection)
+            {
+                let change = GalleryChange.added(revision: revision, index: placed, item: item)
+                return (
+                    AddedItem(item: item, index: placed, revision: revision),
+                    PendingChange(change: change, recordedAs: event)
+                )
+            }
+            // Between two items: the row is locked already; place it among its neighbours.
+            var gallery = try await Self.checkedRow(id, connection, ifRevision: ifRevision)
+            let (position, placed) = try await Self.position(in: id.rawValue, at: index, moving: nil, connection)
+            row.position = position
+            Self.bump(&gallery, at: time)
             let change = GalleryChange.added(revision: gallery.revision, index: placed, item: item)
             return (
                 AddedItem(item: item, index: placed, revision: gallery.revision),
@@ -143,6 +154,55 @@ extension PostgresGalleryStore {
         }
         if row.deletedAt != nil && !allowDeleted { throw GalleryError.galleryDeleted }
         return row
+    }
+
+    /// Adds `row` first or last in its gallery in one call (`gallery_add_item`, migration 12), after the checks
+    /// `checkedRow` makes, with its revision and event: the new revision, the index and the event's id; nil when
+    /// the item goes between two others (nothing written, the gallery's row locked).
+    static func addAtAnEnd(
+        _ row: GalleryItemRow, item: GalleryItem, at index: Int?, ifRevision: Int?, time: Double,
+        _ connection: PostgresConnection
+    ) async throws -> (revision: Int, index: Int, event: Int64)? {
+        var stored = StoredChange(.added(revision: 0, index: 0, item: item))
+        (stored.revision, stored.index) = (nil, nil)
+        let change = try stored.encoded()
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 18)
+        sql.appendLiteral("SELECT outcome, new_revision, placed, event_id FROM gallery_add_item(ROW")
+        row.appendValues(to: &sql)
+        sql.appendLiteral("::gallery_item, ")
+        sql.appendInterpolation(ifRevision)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(index)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(time)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(change)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(PostgresGalleryEvents.channel)
+        sql.appendLiteral(", \(PostgresGalleryEvents.notifyLimit), ")
+        sql.appendInterpolation(gap)
+        sql.appendLiteral(")")
+        for try await (outcome, revision, placed, event) in try await connection.query(
+            PostgresQuery(stringInterpolation: sql), logger: .quiet
+        ).decode((String, Int?, Int?, Int64?).self) {
+            switch (outcome, revision, placed, event) {
+            case ("added", let revision?, let placed?, let event?): return (revision, placed, event)
+            case ("between", _, _, _): return nil
+            case ("not_found", _, _, _): throw GalleryError.galleryNotFound(row.galleryID)
+            case ("deleted", _, _, _): throw GalleryError.galleryDeleted
+            case ("revision_mismatch", let current?, _, _):
+                throw GalleryError.revisionMismatch(expected: ifRevision ?? current, current: current)
+            default: break
+            }
+            throw GalleryError.storage(underlying: UnexpectedOutcome(outcome: outcome))
+        }
+        throw GalleryError.storage(underlying: UnexpectedOutcome(outcome: "no row"))
+    }
+
+    /// An answer of `gallery_add_item` this server does not know: a database newer than the binary.
+    struct UnexpectedOutcome: Error, CustomStringConvertible {
+        var outcome: String
+        var description: String { "gallery_add_item answered \(outcome)" }
     }
 
     /// One more revision, now: written with the change's event (`PendingChange.bumped`).

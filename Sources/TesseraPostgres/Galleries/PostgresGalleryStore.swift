@@ -54,7 +54,9 @@ public final class PostgresGalleryStore: GalleryStoring {
             try await self.writes.run(id.rawValue) {
                 let (value, change) = try await database.withTransaction { connection in
                     let (value, pending) = try await body(connection)
-                    if let pending {
+                    if let event = pending?.recordedAs {
+                        try await PostgresGalleryEvents.prune(after: event, connection)
+                    } else if let pending {
                         try await PostgresGalleryEvents.record(
                             pending.change, of: id, bumping: pending.bumped, inserting: pending.inserted, connection)
                     }
@@ -78,11 +80,21 @@ public final class PostgresGalleryStore: GalleryStoring {
 }
 
 /// What a change leaves for the statement that ends its transaction: the change (its event), the gallery row
-/// with its new revision (written there), and the item it adds (inserted there).
+/// with its new revision (written there), and the item it adds (inserted there); or the id of its event when
+/// the change wrote that itself (an add at either end, `addAtAnEnd`).
 struct PendingChange: Sendable {
     var change: GalleryChange
     var bumped: GalleryRow?
     var inserted: GalleryItemRow?
+    var recordedAs: Int64?
+
+    init(change: GalleryChange, bumped: GalleryRow? = nil, inserted: GalleryItemRow? = nil) {
+        (self.change, self.bumped, self.inserted) = (change, bumped, inserted)
+    }
+
+    init(change: GalleryChange, recordedAs event: Int64) {
+        (self.change, recordedAs) = (change, event)
+    }
 }
 
 /// Runs the operations of one key one after another, each to its end, in the order they were handed in;
