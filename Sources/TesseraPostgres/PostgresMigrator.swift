@@ -249,61 +249,7 @@ enum PostgresMigrator {
                 "UPDATE gallery_item SET picture_hash = NULL WHERE picture_hash IS NOT NULL",
                 "DELETE FROM thumbnail_hash",
             ]),
-        // docs/deploy.md, "What limits a deployment": an add at either end of a gallery (the usual one) as one
-        // call, so the gallery's row stays locked for one round trip and the commit, not four. Each statement
-        // of a function reads with a snapshot of its own, so the count made after the lock sees every add the
-        // lock waited for. `between`: nothing written, the row locked; the caller places the item itself.
-        // The event's text is the change without its revision and index, which only this call knows.
-        Migration(
-            version: 12, name: "add in one call",
-            sql: [
-                """
-                CREATE FUNCTION gallery_add_item(
-                    p_added gallery_item, p_if_revision bigint, p_index bigint, p_time double precision,
-                    p_change text, p_channel text, p_notify_limit integer, p_gap bigint,
-                    OUT outcome text, OUT new_revision bigint, OUT placed bigint, OUT event_id bigint)
-                LANGUAGE plpgsql AS $$
-                DECLARE
-                    v_deleted double precision;
-                    v_count bigint;
-                    v_first bigint;
-                    v_last bigint;
-                    v_change text;
-                BEGIN
-                    SELECT g.revision, g.deleted_at INTO new_revision, v_deleted
-                    FROM gallery g WHERE g.id = (p_added).gallery_id FOR UPDATE;
-                    IF NOT FOUND THEN outcome := 'not_found'; RETURN; END IF;
-                    IF p_if_revision IS NOT NULL AND p_if_revision <> new_revision THEN
-                        outcome := 'revision_mismatch'; RETURN;
-                    END IF;
-                    IF v_deleted IS NOT NULL THEN outcome := 'deleted'; RETURN; END IF;
-                    SELECT count(*), coalesce(min(i.position), 0), coalesce(max(i.position), 0)
-                    INTO v_count, v_first, v_last
-                    FROM gallery_item i WHERE i.gallery_id = (p_added).gallery_id;
-                    placed := least(coalesce(p_index, v_count), v_count);
-                    IF placed = v_count THEN
-                        p_added.position := v_last + p_gap;
-                    ELSIF placed = 0 THEN
-                        p_added.position := v_first - p_gap;
-                    ELSE
-                        outcome := 'between'; RETURN;
-                    END IF;
-                    INSERT INTO gallery_item SELECT (p_added).*;
-                    new_revision := new_revision + 1;
-                    UPDATE gallery g SET revision = new_revision, updated_at = p_time WHERE g.id = (p_added).gallery_id;
-                    v_change := '{"revision":' || new_revision || ',"index":' || placed || ',' || substr(p_change, 2);
-                    INSERT INTO gallery_event (gallery_id, revision, change)
-                    VALUES ((p_added).gallery_id, new_revision, v_change)
-                    RETURNING id INTO event_id;
-                    -- As PostgresGalleryEvents.record: the change in the notification when it fits.
-                    PERFORM pg_notify(p_channel, CASE WHEN octet_length(v_change) <= p_notify_limit
-                        THEN event_id || ' ' || (p_added).gallery_id || ' ' || v_change ELSE event_id::text END);
-                    outcome := 'added';
-                END
-                $$
-                """
-            ]),
-    ]
+    ] + functions
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
 

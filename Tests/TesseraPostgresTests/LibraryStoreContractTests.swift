@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import TesseraLibrary
 import TesseraPostgres
 import TesseraStorage
@@ -232,6 +233,52 @@ struct LibraryStoreContractTests {
             #expect(try await store.photo(id: id) == nil)
             #expect(try await store.count() == sample.count - 1)
             #expect(try await store.stamps(root: Self.root)["f.jpg"] == nil)
+        }
+    }
+
+    /// A one-word search's total is the number of photos holding a word that starts with it, in the roots
+    /// searched, after saves, saves that change the words, and removals (on PostgreSQL it is read from counts
+    /// kept per prefix, not counted: they must agree with the photos).
+    @Test(arguments: Engine.allCases)
+    func oneWordTotalsFollowEveryChange(engine: Engine) async throws {
+        try await Self.withStore(engine) { store in
+            let words = ["sun", "sunset", "sunrise", "sea", "seal", "café", "cafeteria", "moon", "sunny"]
+            var random = SplitMix64(seed: 7)
+            var photos: [String: LibraryPhoto] = [:]
+            func make(_ number: Int, root: String) -> LibraryPhoto {
+                let picked = (0..<(1 + random.below(3))).map { _ in words[random.below(words.count)] }
+                return photo(
+                    "\(number).jpg", title: picked.joined(separator: " "), tags: [words[random.below(words.count)]],
+                    root: root)
+            }
+            let roots = [Self.root, "/media/old"]
+            for round in 0..<3 {
+                var batch: [String: [LibraryPhoto]] = [:]
+                for number in 0..<40 {
+                    let root = roots[number % 2]
+                    let photo = make(round == 0 ? number : random.below(40), root: root)
+                    batch[root, default: []].append(photo)
+                    photos[root + "/" + photo.path] = photo
+                }
+                for (root, saved) in batch { try await store.update(root: root, saving: saved, removing: []) }
+                let gone = (0..<5).map { _ in "\(random.below(40)).jpg" }
+                _ = try await store.remove(paths: gone, root: roots[round % 2])
+                for path in gone { photos[roots[round % 2] + "/" + path] = nil }
+
+                for query in ["su", "sun", "suns", "sunset", "se", "seal", "caf", "cafe", "café", "moon", "x"] {
+                    let prefix = SearchQuery.folded(query)
+                    for searched in [nil, [Self.root], roots] as [[String]?] {
+                        let expected = photos.values.filter { photo in
+                            (searched?.contains(photo.root) ?? true)
+                                && SearchQuery.words(in: photo.title + " " + photo.tags.joined(separator: " "))
+                                    .contains { SearchQuery.folded($0).hasPrefix(prefix) }
+                        }.count
+                        let total = try await store.search(SearchQuery(query), roots: searched, page: 1, pageSize: 5)
+                            .total
+                        #expect(total == expected, "round \(round), \(query) in \(String(describing: searched))")
+                    }
+                }
+            }
         }
     }
 

@@ -12,7 +12,8 @@ extension PostgresLibraryStore {
     /// Photos matching every word of `query` as a prefix, best first: the same matches as the SQLite index,
     /// ranked alike (title, keywords, tags, caption), and past `LibraryStore.rankedWindow` matches the newest
     /// ones ranked and the rest after them newest first, as there (`ts_rank` costs about as much a row).
-    /// Two round trips for a page in the window: the total with the window's `seq`s, then the ranked page.
+    /// Two round trips for a page in the window: the total with the window's `seq`s, then the ranked page; three
+    /// for one word without filters, whose total is read from `library_prefix` rather than counted.
     ///
     /// The filters are conditions beside the text search's (`LibraryFilter`, as `LibraryStore` writes them), so
     /// the total and the pages count only the photos that pass.
@@ -20,7 +21,8 @@ extension PostgresLibraryStore {
         _ query: SearchQuery, roots: [String]? = nil, filters: SearchFilters = .none, page: Int = 1,
         pageSize: Int = 20
     ) async throws(LibraryError) -> LibraryPage {
-        guard let tsQuery = SearchText.query(query), page >= 1, pageSize >= 1 else { return .empty }
+        let lexemes = SearchText.lexemes(query)
+        guard let tsQuery = SearchText.query(lexemes), page >= 1, pageSize >= 1 else { return .empty }
         if let roots, roots.isEmpty { return .empty }
         let narrowing = LibraryFilter(filters)
         if narrowing.matchesNothing { return .empty }
@@ -28,20 +30,43 @@ extension PostgresLibraryStore {
         let every = roots == nil
         let roots = roots ?? []
         let window = LibraryStore.rankedWindow
+        // Whose total `library_prefix` holds: one word of at most its length, no filter.
+        let counted =
+            lexemes.count == 1 && narrowing.isEmpty
+                && lexemes[0].unicodeScalars.count <= PostgresMigrator.libraryPrefixLength ? lexemes[0] : nil
         return try await connection { connection in
             let filter = Filter(tsQuery: tsQuery, every: every, roots: roots, narrowing: narrowing)
-            // One pass over the matches (a bitmap scan of the GIN index, whatever the planner would guess for a
-            // `LIMIT` on `seq`): the exact total and the `seq`s of the newest `window`, the ones ranked.
             var total = 0
             var newest: [Int64] = []
-            for try await (count, seqs) in try await connection.query(
-                """
-                WITH matches AS MATERIALIZED (SELECT seq FROM library_photo WHERE \(filter))
-                SELECT (SELECT count(*) FROM matches),
-                    ARRAY(SELECT seq FROM matches ORDER BY seq DESC LIMIT \(window))
-                """, logger: .quiet
-            ).decode((Int, [Int64]).self) {
-                (total, newest) = (count, seqs)
+            if let word = counted {
+                // One word, no filter: the total is read (migration 13), and the newest matches are walked
+                // from the newest photo back or found through the index, whichever the planner finds cheaper.
+                for try await count in try await connection.query(
+                    """
+                    SELECT coalesce(sum(photos), 0)::bigint FROM library_prefix
+                    WHERE prefix = \(word) AND (\(every) OR root = ANY(\(roots)))
+                    """, logger: .quiet
+                ).decode(Int.self) {
+                    total = count
+                }
+                guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
+                for try await seq in try await connection.query(
+                    "SELECT seq FROM library_photo WHERE \(filter) ORDER BY seq DESC LIMIT \(window)", logger: .quiet
+                ).decode(Int64.self) {
+                    newest.append(seq)
+                }
+            } else {
+                // One pass over the matches (a bitmap scan of the GIN index, whatever the planner would guess
+                // for a `LIMIT` on `seq`): the exact total and the `seq`s of the newest `window`, the ones ranked.
+                for try await (count, seqs) in try await connection.query(
+                    """
+                    WITH matches AS MATERIALIZED (SELECT seq FROM library_photo WHERE \(filter))
+                    SELECT (SELECT count(*) FROM matches),
+                        ARRAY(SELECT seq FROM matches ORDER BY seq DESC LIMIT \(window))
+                    """, logger: .quiet
+                ).decode((Int, [Int64]).self) {
+                    (total, newest) = (count, seqs)
+                }
             }
             guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
             var photos: [LibraryPhoto] = []
@@ -177,11 +202,13 @@ enum SearchText {
             separator: " ")
     }
 
+    /// The words of `query` as lexemes, folded, each as the index holds them.
+    static func lexemes(_ query: SearchQuery) -> [String] {
+        query.words.map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count <= maxLexemeBytes }
+    }
+
     /// `'word':* & 'other':*`: every word a prefix, all of them required; `nil` when there is no word.
-    static func query(_ query: SearchQuery) -> String? {
-        let lexemes = query.words.map(SearchQuery.folded).filter {
-            !$0.isEmpty && $0.utf8.count <= maxLexemeBytes
-        }
+    static func query(_ lexemes: [String]) -> String? {
         guard !lexemes.isEmpty else { return nil }
         return lexemes.map { quoted($0) + ":*" }.joined(separator: " & ")
     }
