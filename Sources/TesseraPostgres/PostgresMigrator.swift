@@ -20,7 +20,10 @@ enum PostgresMigrator {
     /// How long a starting server waits for another's migrations before it gives up.
     static let lockWaitSeconds = 300
 
-    static let migrations: [Migration] = [
+    /// Every migration, in order: the tables', then those adding functions (`PostgresMigrator+Functions`).
+    static let migrations: [Migration] = tables + functions
+
+    static let tables: [Migration] = [
         Migration(
             version: 1, name: "response cache and settings",
             sql: [
@@ -249,7 +252,7 @@ enum PostgresMigrator {
                 "UPDATE gallery_item SET picture_hash = NULL WHERE picture_hash IS NOT NULL",
                 "DELETE FROM thumbnail_hash",
             ]),
-    ] + functions
+    ]
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
 
