@@ -39,22 +39,7 @@ extension PostgresLibraryStore {
             var total = 0
             var newest: [Int64] = []
             if let word = counted {
-                // One word, no filter: the total is read (migration 13), and the newest matches are walked
-                // from the newest photo back or found through the index, whichever the planner finds cheaper.
-                for try await count in try await connection.query(
-                    """
-                    SELECT coalesce(sum(photos), 0)::bigint FROM library_prefix
-                    WHERE prefix = \(word) AND (\(every) OR root = ANY(\(roots)))
-                    """, logger: .quiet
-                ).decode(Int.self) {
-                    total = count
-                }
-                guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
-                for try await seq in try await connection.query(
-                    "SELECT seq FROM library_photo WHERE \(filter) ORDER BY seq DESC LIMIT \(window)", logger: .quiet
-                ).decode(Int64.self) {
-                    newest.append(seq)
-                }
+                (total, newest) = try await Self.oneWord(word, filter, window: window, connection)
             } else {
                 // One pass over the matches (a bitmap scan of the GIN index, whatever the planner would guess
                 // for a `LIMIT` on `seq`): the exact total and the `seq`s of the newest `window`, the ones ranked.
@@ -202,9 +187,20 @@ enum SearchText {
             separator: " ")
     }
 
-    /// The words of `query` as lexemes, folded, each as the index holds them.
+    /// The words of `query` as lexemes, folded, each as the index holds them; a word that starts another of
+    /// them is left out (`'sun':* & 'sunset':*` matches what `'sunset':*` matches), once.
     static func lexemes(_ query: SearchQuery) -> [String] {
-        query.words.map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count <= maxLexemeBytes }
+        let all = query.words.map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count <= maxLexemeBytes }
+        var kept: [String] = []
+        for (index, lexeme) in all.enumerated()
+        where !all.enumerated().contains(where: { other in
+            other.offset != index
+                && (other.element.count > lexeme.count && other.element.hasPrefix(lexeme)
+                    || other.element == lexeme && other.offset < index)
+        }) {
+            kept.append(lexeme)
+        }
+        return kept
     }
 
     /// `'word':* & 'other':*`: every word a prefix, all of them required; `nil` when there is no word.
