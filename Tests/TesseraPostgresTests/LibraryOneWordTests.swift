@@ -30,8 +30,9 @@ struct LibraryOneWordTests {
             for (word, total) in [("snow", 100), ("fjord", 50), ("tram", 15), ("nothing", 0)] {
                 let filter = PostgresLibraryStore.Filter(
                     tsQuery: "'\(word)':*", every: false, roots: [Self.root], narrowing: LibraryFilter(.none))
-                let (counted, newest) = try await database.withConnection { connection in
-                    try await PostgresLibraryStore.oneWord(word, filter, window: 10, connection)
+                let (counted, window) = try await database.withConnection { connection in
+                    try await PostgresLibraryStore.oneWord(
+                        word, filter, window: 10, ranking: RankedPage(offset: 0, limit: 10), connection)
                 }
                 let expected = try await database.withConnection { connection in
                     var seqs: [Int64] = []
@@ -44,7 +45,8 @@ struct LibraryOneWordTests {
                     return seqs
                 }
                 #expect(counted == total, "\(word)")
-                #expect(newest == expected, "\(word)")
+                #expect(window.found == expected.count && window.cutoff == expected.last, "\(word)")
+                #expect(Set(window.page) == Set(expected) && window.page.count == expected.count, "\(word)")
             }
         }
     }

@@ -12,9 +12,9 @@ extension PostgresLibraryStore {
     /// (15 ms for 2,700 matches), and read 12,000 matches through the index where a walk of 8,000 rows was
     /// cheaper. So the walk goes at most twice its even-spread length, taken when that costs less than reading
     /// the matches; if it found too few, the index finds them.
-    static func oneWord(_ word: String, _ filter: Filter, window: Int, _ connection: PostgresConnection)
-        async throws -> (total: Int, newest: [Int64])
-    {
+    static func oneWord(
+        _ word: String, _ filter: Filter, window: Int, ranking page: RankedPage, _ connection: PostgresConnection
+    ) async throws -> (total: Int, window: RankedWindow) {
         var (total, first, last) = (0, Int64(0), Int64(0))
         for try await row in try await connection.query(
             """
@@ -25,26 +25,74 @@ extension PostgresLibraryStore {
         ).decode((Int, Int64, Int64).self) {
             (total, first, last) = row
         }
-        guard total > 0 else { return (0, []) }
+        guard total > 0 else { return (0, RankedWindow()) }
         let wanted = min(window, total)
         let walk = 2 * Int64(wanted) * (last - first + 1) / Int64(total)
         if walk < 8 * total {
-            let newest = try await seqs(
-                "SELECT seq FROM library_photo WHERE \(filter) AND seq > \(last - walk) ORDER BY seq DESC LIMIT \(window)",
-                connection)
-            if newest.count >= wanted { return (total, newest) }
+            let walked = try await RankedWindow.read(
+                connection.query(
+                    """
+                    WITH newest AS MATERIALIZED (
+                        SELECT seq, search FROM library_photo WHERE \(filter) AND seq > \(last - walk)
+                        ORDER BY seq DESC LIMIT \(window))
+                    SELECT 0::bigint, \(page.selection(filter))
+                    """, logger: .quiet))
+            if walked.window.found >= wanted { return (total, walked.window) }
         }
         // `seq + 0`: not the primary key's order, so the matches come from the GIN index.
-        let newest = try await seqs(
-            "SELECT seq FROM library_photo WHERE \(filter) ORDER BY seq + 0 DESC LIMIT \(window)", connection)
-        return (total, newest)
+        let found = try await RankedWindow.read(
+            connection.query(
+                """
+                WITH newest AS MATERIALIZED (
+                    SELECT seq, search FROM library_photo WHERE \(filter) ORDER BY seq + 0 DESC LIMIT \(window))
+                SELECT 0::bigint, \(page.selection(filter))
+                """, logger: .quiet))
+        return (total, found.window)
     }
+}
 
-    private static func seqs(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> [Int64] {
-        var result: [Int64] = []
-        for try await seq in try await connection.query(query, logger: .quiet).decode(Int64.self) {
-            result.append(seq)
+/// The ranked page asked of a window: `limit` matches from `offset`, by rank.
+struct RankedPage: Sendable {
+    let offset: Int
+    let limit: Int
+}
+
+/// The newest matches of a search, ranked in the statement that finds them (their words are at hand there, so
+/// no row is read twice): how many it holds, the oldest one's `seq` (where the pages past it start), and the
+/// `seq`s of the ranked page asked for, in order.
+struct RankedWindow: Sendable {
+    var found = 0
+    var cutoff: Int64?
+    var page: [Int64] = []
+
+    /// A statement's one row: the matches counted (or 0), then `RankedPage.selection`'s three columns.
+    static func read(_ rows: PostgresRowSequence) async throws -> (matches: Int, window: RankedWindow) {
+        var result = (0, RankedWindow())
+        for try await (matches, found, cutoff, page) in rows.decode((Int, Int, Int64?, [Int64]).self) {
+            result = (matches, RankedWindow(found: found, cutoff: cutoff, page: page))
         }
         return result
     }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// `RankedPage.selection`: appended by the interpolation below.
+    mutating func appendInterpolation(_ selection: RankedPage.Selection) {
+        appendInterpolation(unescaped: "(SELECT count(*) FROM newest), (SELECT min(seq) FROM newest), ARRAY(")
+        appendInterpolation(unescaped: "SELECT seq FROM newest, (SELECT CAST(")
+        appendInterpolation(selection.filter.tsQuery)
+        appendInterpolation(unescaped: " AS tsquery) AS query) AS q ORDER BY \(PostgresLibraryStore.rank) DESC, seq")
+        appendInterpolation(unescaped: " LIMIT \(selection.page.limit) OFFSET \(selection.page.offset))")
+    }
+}
+
+extension RankedPage {
+    /// The window's three columns (found, cutoff, the page's `seq`s by rank) over a `newest` CTE of `seq` and
+    /// `search`.
+    struct Selection {
+        let page: RankedPage
+        let filter: PostgresLibraryStore.Filter
+    }
+
+    func selection(_ filter: PostgresLibraryStore.Filter) -> Selection { Selection(page: self, filter: filter) }
 }

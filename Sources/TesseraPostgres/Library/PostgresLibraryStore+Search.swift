@@ -12,8 +12,9 @@ extension PostgresLibraryStore {
     /// Photos matching every word of `query` as a prefix, best first: the same matches as the SQLite index,
     /// ranked alike (title, keywords, tags, caption), and past `LibraryStore.rankedWindow` matches the newest
     /// ones ranked and the rest after them newest first, as there (`ts_rank` costs about as much a row).
-    /// Two round trips for a page in the window: the total with the window's `seq`s, then the ranked page; three
-    /// for one word without filters, whose total is read from `library_prefix` rather than counted.
+    /// Two round trips for a page in the window: the total with the window ranked (`RankedWindow`), then the
+    /// page's rows; one more for one word without filters, whose total is read from `library_prefix` rather
+    /// than counted (`oneWord`).
     ///
     /// The filters are conditions beside the text search's (`LibraryFilter`, as `LibraryStore` writes them), so
     /// the total and the pages count only the photos that pass.
@@ -36,30 +37,33 @@ extension PostgresLibraryStore {
                 && lexemes[0].unicodeScalars.count <= PostgresMigrator.libraryPrefixLength ? lexemes[0] : nil
         return try await connection { connection in
             let filter = Filter(tsQuery: tsQuery, every: every, roots: roots, narrowing: narrowing)
-            var total = 0
-            var newest: [Int64] = []
+            let ranking = RankedPage(offset: offset, limit: offset < window ? min(pageSize, window - offset) : 0)
+            var (total, found) = (0, RankedWindow())
             if let word = counted {
-                (total, newest) = try await Self.oneWord(word, filter, window: window, connection)
+                (total, found) = try await Self.oneWord(word, filter, window: window, ranking: ranking, connection)
             } else {
                 // One pass over the matches (a bitmap scan of the GIN index, whatever the planner would guess
-                // for a `LIMIT` on `seq`): the exact total and the `seq`s of the newest `window`, the ones ranked.
-                for try await (count, seqs) in try await connection.query(
-                    """
-                    WITH matches AS MATERIALIZED (SELECT seq FROM library_photo WHERE \(filter))
-                    SELECT (SELECT count(*) FROM matches),
-                        ARRAY(SELECT seq FROM matches ORDER BY seq DESC LIMIT \(window))
-                    """, logger: .quiet
-                ).decode((Int, [Int64]).self) {
-                    (total, newest) = (count, seqs)
-                }
+                // for a `LIMIT` on `seq`): the exact total, the newest `window`, and the page of them by rank.
+                (total, found) = try await RankedWindow.read(
+                    connection.query(
+                        """
+                        WITH matches AS MATERIALIZED (SELECT seq, search FROM library_photo WHERE \(filter)),
+                            newest AS MATERIALIZED (SELECT seq, search FROM matches ORDER BY seq DESC LIMIT \(window))
+                        SELECT (SELECT count(*) FROM matches), \(ranking.selection(filter))
+                        """, logger: .quiet))
             }
             guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
+            // The page's rows, the filter again in case a photo changed since.
             var photos: [LibraryPhoto] = []
-            if offset < window {
-                photos = try await Self.ranked(
-                    filter, among: newest, offset: offset, limit: min(pageSize, window - offset), connection)
+            if !found.page.isEmpty {
+                photos = try await Self.photos(
+                    connection.query(
+                        """
+                        SELECT \(unescaped: Self.columns) FROM library_photo WHERE seq = ANY(\(found.page)) AND \(filter)
+                        ORDER BY array_position(\(found.page), seq)
+                        """, logger: .quiet))
             }
-            if photos.count < pageSize, total > window, let cutoff = newest.last {
+            if photos.count < pageSize, total > window, let cutoff = found.cutoff {
                 // Past the ranked window: the rest, newest first.
                 photos += try await Self.photos(
                     connection.query(
@@ -70,20 +74,6 @@ extension PostgresLibraryStore {
             }
             return LibraryPage(photos: photos, total: total, hasMore: offset + photos.count < total)
         }
-    }
-
-    /// A page of the matches among `seqs` (found by primary key) by rank; ties in the order they were indexed.
-    /// The filter again, in case a photo changed since `seqs` were read.
-    private static func ranked(
-        _ filter: Filter, among seqs: [Int64], offset: Int, limit: Int, _ connection: PostgresConnection
-    ) async throws -> [LibraryPhoto] {
-        try await photos(
-            connection.query(
-                """
-                SELECT \(unescaped: columns) FROM library_photo, (SELECT CAST(\(filter.tsQuery) AS tsquery) AS query) AS q
-                WHERE seq = ANY(\(seqs)) AND \(filter)
-                ORDER BY \(unescaped: rank) DESC, seq LIMIT \(limit) OFFSET \(offset)
-                """, logger: .quiet))
     }
 
     /// The matches of a query, within some folders or all.
