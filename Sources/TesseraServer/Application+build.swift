@@ -151,7 +151,7 @@ struct LibraryIndexService: Service {
         let indexing = Task {
             guard !roots.isEmpty else { return }
             do {
-                let ran = try await indexer.store.whileIndexing {
+                let ran: Void? = try await indexer.store.whileIndexing {
                     for root in roots {
                         do {
                             let summary = try await indexer.index(folder: root)

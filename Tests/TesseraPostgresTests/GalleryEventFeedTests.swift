@@ -26,14 +26,23 @@ struct GalleryEventFeedTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
-    func changesArriveInOrderAndAfterTheListeningConnectionIsLost() async throws {
+    /// Runs `body` with a new database, a feed on it delivering into `received`, listening (or connecting) meanwhile.
+    static func withListeningFeed(
+        _ body: @escaping @Sendable (PostgresAppDatabase, PostgresGalleryEvents, Received) async throws -> Void
+    ) async throws {
         try await TestPostgres.withRunningDatabase(on: try requirePostgres()) { database in
             let feed = PostgresGalleryEvents(database: database, logger: quietLogger)
             let received = Received()
             feed.deliver { _, change in received.append(change) }
             let listening = Task { try await feed.run() }
             defer { listening.cancel() }
+            try await body(database, feed, received)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func changesArriveInOrderAndAfterTheListeningConnectionIsLost() async throws {
+        try await Self.withListeningFeed { database, feed, received in
             let store = PostgresGalleryStore(database: database, linker: GalleryStoreContractTests.Linker())
             let gallery = try await store.create(name: "Watched")
             // The feed listens once it has connected: a rename a second until one is heard.
@@ -110,12 +119,7 @@ struct GalleryEventFeedTests {
     /// from its row: both arrive as the server that made them told them.
     @Test(.timeLimit(.minutes(2)))
     func shortAndLongChangesBothArrive() async throws {
-        try await TestPostgres.withRunningDatabase(on: try requirePostgres()) { database in
-            let feed = PostgresGalleryEvents(database: database, logger: quietLogger)
-            let received = Received()
-            feed.deliver { _, change in received.append(change) }
-            let listening = Task { try await feed.run() }
-            defer { listening.cancel() }
+        try await Self.withListeningFeed { database, feed, received in
             let told = ChangeRecord()
             let store = PostgresGalleryStore(
                 database: database, linker: GalleryStoreContractTests.Linker(),

@@ -11,9 +11,8 @@ import TesseraGalleries
 /// Each change writes a `gallery_event` row in its own transaction (`record`, from `PostgresGalleryStore`) and
 /// `pg_notify`s the row's id, with the change itself when it fits. Every server listens on one pooled connection
 /// (the pool has one more than its size for it) and delivers each change, reading the row when the notification
-/// carries only its id: PostgreSQL hands notifications out in commit order,
-/// and within a gallery the row lock every change takes makes commit order, id order and revision order the
-/// same. A client reconnecting with
+/// carries only its id: PostgreSQL hands notifications out in commit order, and within a gallery the row lock
+/// every change takes makes commit order, id order and revision order the same. A client reconnecting with
 /// `Last-Event-ID` reads the gallery's rows after that revision, whichever server it reaches.
 ///
 /// The last `kept` events stay (about that many changes across all galleries): a client further behind gets a
@@ -118,23 +117,19 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
 
     /// Delivers the events `condition` selects (trusted SQL: numbers only), each once.
     private func deliver(_ condition: String, _ connection: PostgresConnection) async throws {
-        let receiver = receiver.function
         for try await (id, gallery, text) in try await connection.query(
             PostgresQuery(unsafeSQL: "SELECT id, gallery_id, change FROM gallery_event WHERE \(condition)"),
             logger: .quiet
         ).decode((Int64, String, String).self) {
-            deliver(id, of: gallery, text, to: receiver)
+            deliver(id, of: gallery, text)
         }
     }
 
     /// Delivers event `id` of `gallery`, its change written as `text`, unless it was delivered already.
-    private func deliver(
-        _ id: Int64, of gallery: String, _ text: String,
-        to receiver: (@Sendable (GalleryID, GalleryChange) -> Void)? = nil
-    ) {
+    private func deliver(_ id: Int64, of gallery: String, _ text: String) {
         guard delivered.withLock({ $0.insert(id) }) else { return }
         do {
-            (receiver ?? self.receiver.function)(GalleryID(unchecked: gallery), try StoredChange.decoded(text))
+            receiver.function(GalleryID(unchecked: gallery), try StoredChange.decoded(text))
         } catch {
             logger.error("gallery events: unreadable event", metadata: ["id": "\(id)", "error": "\(error)"])
         }
@@ -186,15 +181,13 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
         sql.appendInterpolation(change.revision)
         sql.appendLiteral(", ")
         sql.appendInterpolation(text)
-        sql.appendLiteral(") RETURNING id) SELECT event.id FROM event, pg_notify(")
+        sql.appendLiteral(") RETURNING id, gallery_id, change) SELECT event.id FROM event, pg_notify(")
         sql.appendInterpolation(channel)
-        sql.appendLiteral(", CASE WHEN octet_length(")
-        sql.appendInterpolation(text)
-        sql.appendLiteral(") <= \(notifyLimit) THEN event.id || ' ' || ")
-        sql.appendInterpolation(id.rawValue)
-        sql.appendLiteral(" || ' ' || ")
-        sql.appendInterpolation(text)
-        sql.appendLiteral(" ELSE event.id::text END) AS notified")
+        sql.appendLiteral(
+            """
+            , CASE WHEN octet_length(event.change) <= \(notifyLimit)
+                THEN event.id || ' ' || event.gallery_id || ' ' || event.change ELSE event.id::text END) AS notified
+            """)
         var eventID: Int64 = 0
         for try await value in try await connection.query(PostgresQuery(stringInterpolation: sql), logger: .quiet)
             .decode(Int64.self)
