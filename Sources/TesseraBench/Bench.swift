@@ -96,9 +96,11 @@ struct SearchOverhead: AsyncParsableCommand {
                 ("server total minus its slowest source's wait", added),
             ])
         let p99 = percentile(added, 0.99)
+        // The product sheet's bar, then issue 16's.
         print(
             "goal: the server adds < 5 ms at p99 → \(p99 < .milliseconds(5) ? "met" : "NOT met") (\(ms(p99)) ms;"
                 + " the client-seen figure also holds sending ~\(lastBodySize / 1024) KB over loopback)")
+        print("goal: the server adds < 2 ms at p99 → \(p99 < .milliseconds(2) ? "met" : "NOT met") (\(ms(p99)) ms)")
     }
 
     /// How long `url` took as seen here, and the server's `Server-Timing` figures (zero when absent).
