@@ -15,6 +15,16 @@ extension PostgresMigrator {
         Migration(
             version: 12, name: "add in one call",
             sql: [
+                // What a gallery event's notification says (`PostgresGalleryEvents.Notified` reads it): `id
+                // gallery change` when the change is at most `notify_limit` bytes, else `id` alone. Every
+                // writer of events notifies through it.
+                """
+                CREATE FUNCTION gallery_event_payload(id bigint, gallery text, change text, notify_limit integer)
+                RETURNS text LANGUAGE sql IMMUTABLE AS $$
+                    SELECT CASE WHEN octet_length(change) <= notify_limit
+                        THEN id || ' ' || gallery || ' ' || change ELSE id::text END
+                $$
+                """,
                 """
                 CREATE FUNCTION gallery_add_item(
                     p_added gallery_item, p_if_revision bigint, p_index bigint, p_time double precision,
@@ -53,13 +63,12 @@ extension PostgresMigrator {
                     INSERT INTO gallery_event (gallery_id, revision, change)
                     VALUES ((p_added).gallery_id, new_revision, v_change)
                     RETURNING id INTO event_id;
-                    -- As PostgresGalleryEvents.record: the change in the notification when it fits.
-                    PERFORM pg_notify(p_channel, CASE WHEN octet_length(v_change) <= p_notify_limit
-                        THEN event_id || ' ' || (p_added).gallery_id || ' ' || v_change ELSE event_id::text END);
+                    PERFORM pg_notify(
+                        p_channel, gallery_event_payload(event_id, (p_added).gallery_id, v_change, p_notify_limit));
                     outcome := 'added';
                 END
                 $$
-                """
+                """,
             ]),
         // docs/deploy.md, "What limits a deployment": the exact total of a one-word search without filters, read
         // instead of counted. For every root and every prefix of every word of its photos (up to

@@ -155,11 +155,6 @@ extension GalleryStoring {
     public func pictureHashes(of id: GalleryID) async throws(GalleryError) -> [GalleryItemID: PerceptualHash] {
         try await pictures(of: id).hashes
     }
-
-    public func state(of id: GalleryID) async throws(GalleryError) -> (revision: Int, deleted: Bool) {
-        let gallery = try await gallery(id, items: false)
-        return (gallery.revision, gallery.deletedAt != nil)
-    }
 }
 
 /// Makes the store `GalleryService` uses, given how to link stored images and whom to tell of each change.

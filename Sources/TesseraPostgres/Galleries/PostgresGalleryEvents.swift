@@ -184,10 +184,7 @@ public final class PostgresGalleryEvents: GalleryEventFeed, Service {
         sql.appendLiteral(") RETURNING id, gallery_id, change) SELECT event.id FROM event, pg_notify(")
         sql.appendInterpolation(channel)
         sql.appendLiteral(
-            """
-            , CASE WHEN octet_length(event.change) <= \(notifyLimit)
-                THEN event.id || ' ' || event.gallery_id || ' ' || event.change ELSE event.id::text END) AS notified
-            """)
+            ", gallery_event_payload(event.id, event.gallery_id, event.change, \(notifyLimit))) AS notified")
         var eventID: Int64 = 0
         for try await value in try await connection.query(PostgresQuery(stringInterpolation: sql), logger: .quiet)
             .decode(Int64.self)

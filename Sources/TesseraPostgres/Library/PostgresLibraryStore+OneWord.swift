@@ -2,8 +2,8 @@ import PostgresNIO
 import TesseraLibrary
 
 extension PostgresLibraryStore {
-    /// A one-word search without filters: its total, read from `library_prefix` (migration 13), and the `seq`s of
-    /// its newest `window` matches.
+    /// A one-word search without filters: its total, read from `library_prefix` (migration 13), and its newest
+    /// `window` matches with `page` of them by rank.
     ///
     /// Two ways to the newest matches, chosen with the total known: walking back from the newest photo reads
     /// about `window × photos / total` rows when the matches are spread evenly (0.25 µs a row at 100,000
@@ -35,7 +35,7 @@ extension PostgresLibraryStore {
                     WITH newest AS MATERIALIZED (
                         SELECT seq, search FROM library_photo WHERE \(filter) AND seq > \(last - walk)
                         ORDER BY seq DESC LIMIT \(window))
-                    SELECT 0::bigint, \(page.selection(filter))
+                    SELECT 0::bigint, \(ranked: page, of: filter)
                     """, logger: .quiet))
             if walked.window.found >= wanted { return (total, walked.window) }
         }
@@ -45,7 +45,7 @@ extension PostgresLibraryStore {
                 """
                 WITH newest AS MATERIALIZED (
                     SELECT seq, search FROM library_photo WHERE \(filter) ORDER BY seq + 0 DESC LIMIT \(window))
-                SELECT 0::bigint, \(page.selection(filter))
+                SELECT 0::bigint, \(ranked: page, of: filter)
                 """, logger: .quiet))
         return (total, found.window)
     }
@@ -65,7 +65,7 @@ struct RankedWindow: Sendable {
     var cutoff: Int64?
     var page: [Int64] = []
 
-    /// A statement's one row: the matches counted (or 0), then `RankedPage.selection`'s three columns.
+    /// A statement's one row: the matches counted (or 0), then the three columns `\(ranked:of:)` writes.
     static func read(_ rows: PostgresRowSequence) async throws -> (matches: Int, window: RankedWindow) {
         var result = (0, RankedWindow())
         for try await (matches, found, cutoff, page) in rows.decode((Int, Int, Int64?, [Int64]).self) {
@@ -76,23 +76,13 @@ struct RankedWindow: Sendable {
 }
 
 extension PostgresQuery.StringInterpolation {
-    /// `RankedPage.selection`: appended by the interpolation below.
-    mutating func appendInterpolation(_ selection: RankedPage.Selection) {
+    /// Over a `newest` CTE of `seq` and `search`: how many it holds, the oldest `seq`, and the `seq`s of `page`
+    /// by rank, ties oldest first.
+    mutating func appendInterpolation(ranked page: RankedPage, of filter: PostgresLibraryStore.Filter) {
         appendInterpolation(unescaped: "(SELECT count(*) FROM newest), (SELECT min(seq) FROM newest), ARRAY(")
         appendInterpolation(unescaped: "SELECT seq FROM newest, (SELECT CAST(")
-        appendInterpolation(selection.filter.tsQuery)
+        appendInterpolation(filter.tsQuery)
         appendInterpolation(unescaped: " AS tsquery) AS query) AS q ORDER BY \(PostgresLibraryStore.rank) DESC, seq")
-        appendInterpolation(unescaped: " LIMIT \(selection.page.limit) OFFSET \(selection.page.offset))")
+        appendInterpolation(unescaped: " LIMIT \(page.limit) OFFSET \(page.offset))")
     }
-}
-
-extension RankedPage {
-    /// The window's three columns (found, cutoff, the page's `seq`s by rank) over a `newest` CTE of `seq` and
-    /// `search`.
-    struct Selection {
-        let page: RankedPage
-        let filter: PostgresLibraryStore.Filter
-    }
-
-    func selection(_ filter: PostgresLibraryStore.Filter) -> Selection { Selection(page: self, filter: filter) }
 }

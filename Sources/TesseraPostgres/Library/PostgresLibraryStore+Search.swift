@@ -49,7 +49,7 @@ extension PostgresLibraryStore {
                         """
                         WITH matches AS MATERIALIZED (SELECT seq, search FROM library_photo WHERE \(filter)),
                             newest AS MATERIALIZED (SELECT seq, search FROM matches ORDER BY seq DESC LIMIT \(window))
-                        SELECT (SELECT count(*) FROM matches), \(ranking.selection(filter))
+                        SELECT (SELECT count(*) FROM matches), \(ranked: ranking, of: filter)
                         """, logger: .quiet))
             }
             guard offset < total else { return LibraryPage(photos: [], total: total, hasMore: false) }
