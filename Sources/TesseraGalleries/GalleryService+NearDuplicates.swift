@@ -78,33 +78,42 @@ extension GalleryService {
         let stored = try await store.storedImages(of: id)
         var made: [GalleryItemID: PerceptualHash] = [:]
         for item in missing where !Task.isCancelled {
-            guard let copy = stored[item.id] else { continue }
-            let url = files.url(forHash: copy.hash)
-            guard let data = try? await files.blocking({ try Data(contentsOf: url) }),
-                let hash = await pictureHash(of: data)
-            else { continue }
+            guard let copy = stored[item.id], let hash = await pictureHash(ofStoredCopy: copy.hash) else { continue }
             made[item.id] = hash
             try await store.setPictureHash(hash, of: item.id, in: id)
         }
         return made
     }
 
-    /// Hashes every item of every gallery (Recently deleted too) that has no hash yet, one after another, so
-    /// the first checking add into a gallery does not make them all in its request (after the migrations that
-    /// began keeping hashes, or adds that did not check). The server runs it once at start, in the background;
-    /// several servers may run it at once: each writes the same hash. Returns how many it made.
+    /// The perceptual hash of the stored copy named `hash`; nil when it cannot be read or decoded.
+    private func pictureHash(ofStoredCopy hash: String) async -> PerceptualHash? {
+        let url = files.url(forHash: hash)
+        guard let data = try? await files.blocking({ try Data(contentsOf: url) }) else { return nil }
+        return await pictureHash(of: data)
+    }
+
+    /// Hashes every item of every gallery (Recently deleted too) that has no hash yet, a batch at a time, so the
+    /// first checking add into a gallery does not make them all in its request (after the migrations that began
+    /// keeping hashes, or adds that did not check). The server runs it once at start, in the background, and it
+    /// stops between items when cancelled; several servers may run it at once: each writes the same hash.
+    /// Returns how many it made.
     @discardableResult
     public func hashMissingPictures() async -> Int {
         var made = 0
-        for deleted in [false, true] {
-            guard let galleries = try? await store.list(deleted: deleted, for: nil) else { continue }
-            for gallery in galleries where !Task.isCancelled {
+        var after: GalleryItemID?
+        while !Task.isCancelled, let batch = try? await store.unhashedPictures(after: after, limit: 200),
+            let last = batch.last
+        {
+            after = last.item
+            for picture in batch where !Task.isCancelled {
+                guard let hash = await pictureHash(ofStoredCopy: picture.imageHash) else { continue }
                 do {
-                    made += try await hashMissing(try await store.pictures(of: gallery.id), in: gallery.id).count
+                    try await store.setPictureHash(hash, of: picture.item, in: picture.gallery)
+                    made += 1
                 } catch {
-                    // Gone or changed meanwhile: the next checking add hashes what is left.
+                    // Gone meanwhile: nothing to keep.
                     logger.debug(
-                        "gallery pictures not hashed", metadata: ["gallery": "\(gallery.id)", "error": "\(error)"])
+                        "gallery picture not hashed", metadata: ["item": "\(picture.item)", "error": "\(error)"])
                 }
             }
         }

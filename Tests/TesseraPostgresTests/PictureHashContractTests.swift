@@ -64,6 +64,33 @@ struct PictureHashContractTests {
         }
     }
 
+    /// Items without a hash, in every gallery (Recently deleted too), a page at a time by item id: what the
+    /// start-up backfill reads.
+    @Test(arguments: Engine.allCases)
+    func itemsWithoutAHashAreListedAcrossGalleriesInPages(engine: Engine) async throws {
+        try await withStores(engine) { store, _ in
+            let kept = try await store.create(name: "Kept")
+            let deleted = try await store.create(name: "Deleted")
+            var expected: [UnhashedPicture] = []
+            for (number, gallery) in [kept.id, deleted.id, kept.id, deleted.id, kept.id].enumerated() {
+                let image = GalleryStoreContractTests.image(number, hash: String(repeating: "\(number)", count: 64))
+                let added = try await store.add(image, to: gallery, at: nil, ifRevision: nil)
+                if number == 2 {
+                    try await store.setPictureHash(Self.hashes[0], of: added.item.id, in: gallery)
+                } else {
+                    expected.append(UnhashedPicture(gallery: gallery, item: added.item.id, imageHash: image.hash))
+                }
+            }
+            _ = try await store.delete(deleted.id, ifRevision: nil)
+            expected.sort { $0.item.rawValue < $1.item.rawValue }
+            let first = try await store.unhashedPictures(after: nil, limit: 3)
+            let rest = try await store.unhashedPictures(after: first.last?.item, limit: 3)
+            #expect(first == Array(expected.prefix(3)))
+            #expect(rest == Array(expected.dropFirst(3)))
+            #expect(try await store.unhashedPictures(after: rest.last?.item, limit: 3).isEmpty)
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func anAddWritesTheHashItBringsInItsOwnRow(engine: Engine) async throws {
         try await withStores(engine) { store, _ in

@@ -26,6 +26,24 @@ extension GalleryStore {
         }
     }
 
+    func unhashedPictures(after: GalleryItemID?, limit: Int) async throws(GalleryError) -> [UnhashedPicture] {
+        try await run {
+            try await self.writer.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT galleryId, id, imageHash FROM galleryItem
+                        WHERE pictureHash IS NULL AND id > ? ORDER BY id LIMIT ?
+                        """, arguments: [after?.rawValue ?? "", limit]
+                ).map { row in
+                    UnhashedPicture(
+                        gallery: GalleryID(unchecked: row["galleryId"]), item: GalleryItemID(unchecked: row["id"]),
+                        imageHash: row["imageHash"])
+                }
+            }
+        }
+    }
+
     func setPictureHash(_ hash: PerceptualHash, of itemID: GalleryItemID, in id: GalleryID)
         async throws(GalleryError)
     {

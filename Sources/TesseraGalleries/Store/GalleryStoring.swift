@@ -65,6 +65,9 @@ public protocol GalleryStoring: Sendable {
     /// the gallery: no revision, no event.
     func setPictureHash(_ hash: PerceptualHash, of itemID: GalleryItemID, in id: GalleryID)
         async throws(GalleryError)
+    /// Up to `limit` items of any gallery (Recently deleted too) without a perceptual hash, by item id after
+    /// `after`: what the start-up backfill hashes, one query a batch however many galleries there are.
+    func unhashedPictures(after: GalleryItemID?, limit: Int) async throws(GalleryError) -> [UnhashedPicture]
 
     // MARK: Owners and members
 
@@ -128,6 +131,17 @@ extension GalleryRef {
 }
 
 /// One item as the near-duplicate check reads it (`GalleryStoring.pictures(of:)`).
+/// A gallery item without a perceptual hash, with the content hash of its stored copy.
+public struct UnhashedPicture: Sendable, Hashable {
+    public var gallery: GalleryID
+    public var item: GalleryItemID
+    public var imageHash: String
+
+    public init(gallery: GalleryID, item: GalleryItemID, imageHash: String) {
+        (self.gallery, self.item, self.imageHash) = (gallery, item, imageHash)
+    }
+}
+
 public struct GalleryPicture: Sendable, Hashable {
     public var id: GalleryItemID
     /// The item's `Item.id` as text (`source:nativeID`).

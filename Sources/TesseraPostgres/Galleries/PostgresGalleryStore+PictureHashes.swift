@@ -25,6 +25,24 @@ extension PostgresGalleryStore {
         }
     }
 
+    public func unhashedPictures(after: GalleryItemID?, limit: Int) async throws(GalleryError) -> [UnhashedPicture] {
+        try await read { connection in
+            var pictures: [UnhashedPicture] = []
+            for try await (gallery, item, image) in try await connection.query(
+                """
+                SELECT gallery_id, id, image_hash FROM gallery_item
+                WHERE picture_hash IS NULL AND id > \(after?.rawValue ?? "") ORDER BY id LIMIT \(limit)
+                """,
+                logger: .quiet
+            ).decode((String, String, String).self) {
+                pictures.append(
+                    UnhashedPicture(
+                        gallery: GalleryID(unchecked: gallery), item: GalleryItemID(unchecked: item), imageHash: image))
+            }
+            return pictures
+        }
+    }
+
     public func setPictureHash(_ hash: PerceptualHash, of itemID: GalleryItemID, in id: GalleryID)
         async throws(GalleryError)
     {
