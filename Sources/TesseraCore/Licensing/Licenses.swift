@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads licences: every source's licence fields become one `License` with a normalised id and three facts
 /// (docs/licences.md). Pure functions and tables only, so each mapping is tested row by row.
@@ -77,6 +78,31 @@ public enum Licenses {
     public static func creativeCommons(
         code rawCode: String, version rawVersion: String?, name: String? = nil, url: String? = nil
     ) -> License? {
+        let question = CreativeCommonsQuestion(code: rawCode, version: rawVersion, name: name, url: url)
+        if let answer = answers.withLock({ $0[question] }) { return answer }
+        let answer = readCreativeCommons(code: rawCode, version: rawVersion, name: name, url: url)
+        answers.withLock { answers in
+            if answers.count >= 1024 { answers.removeAll(keepingCapacity: true) }
+            answers[question] = answer
+        }
+        return answer
+    }
+
+    /// Every item of every page asks one of a few questions (a code, a version, a link), and answering one
+    /// (Foundation's string replacing, slow on Linux) was a third of mapping a page: the answers are kept,
+    /// at most 1,024 of them (the inputs are the services').
+    private struct CreativeCommonsQuestion: Hashable {
+        let code: String
+        let version: String?
+        let name: String?
+        let url: String?
+    }
+
+    private static let answers = Mutex<[CreativeCommonsQuestion: License?]>([:])
+
+    private static func readCreativeCommons(
+        code rawCode: String, version rawVersion: String?, name: String?, url: String?
+    ) -> License? {
         let code = rawCode.lowercased().trimmingCharacters(in: .whitespaces)
             .replacingOccurrences(of: "+", with: "-plus").replacingOccurrences(of: "_", with: "-")
         if code == "cc0" || code == "zero" { return license(.cc0, name: name, url: url) }
@@ -113,9 +139,20 @@ public enum Licenses {
     /// `4.0`, `3.0`, `2.5`, `1.0`; anything else is no version.
     static func cleanVersion(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.wholeMatch(of: /[1-4]\.[0-5]/) != nil else { return nil }
+        let bytes = Array(trimmed.utf8)
+        guard bytes.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(bytes[0]),
+            bytes[1] == UInt8(ascii: "."),
+            (UInt8(ascii: "0")...UInt8(ascii: "5")).contains(bytes[2])
+        else { return nil }
         return trimmed
     }
+
+    // A regex literal is parsed and compiled again each time its expression runs (tens of microseconds: most
+    // of a search page's mapping when it ran per item); kept once here, compiled on first use. `Regex` is not
+    // `Sendable`, but its compiled program is stored once atomically and only read after, so sharing is safe.
+    nonisolated(unsafe) private static let creativeCommonsLink = /creativecommons\.org\/licenses\/([a-z+\-]+)\/(\d\.\d)/
+    nonisolated(unsafe) private static let creativeCommonsName =
+        /\bcc[ \-]?((?:by|nc|sa|nd)(?:[ \-](?:by|nc|sa|nd))*)(?:[ \-](\d\.\d))?/
 
     // MARK: - From names and links
 
@@ -131,7 +168,7 @@ public enum Licenses {
     /// `creativecommons.org/licenses/by-sa/2.0/deed.en`, `…/publicdomain/zero/1.0/`, `…/publicdomain/mark/1.0/`.
     public static func fromURL(_ url: String, name: String? = nil) -> License? {
         let lower = url.lowercased()
-        if let match = lower.firstMatch(of: /creativecommons\.org\/licenses\/([a-z+\-]+)\/(\d\.\d)/) {
+        if let match = lower.firstMatch(of: creativeCommonsLink) {
             return creativeCommons(code: String(match.1), version: String(match.2), name: name, url: url)
         }
         if lower.contains("creativecommons.org/publicdomain/zero") { return license(.cc0, name: name, url: url) }
@@ -151,7 +188,7 @@ public enum Licenses {
             return license(.cc0, name: given, url: url)
         }
         if text.contains("public domain mark") { return license(.pdm, name: given, url: url) }
-        if let match = text.firstMatch(of: /\bcc[ \-]?((?:by|nc|sa|nd)(?:[ \-](?:by|nc|sa|nd))*)(?:[ \-](\d\.\d))?/) {
+        if let match = text.firstMatch(of: creativeCommonsName) {
             let code = String(match.1).replacingOccurrences(of: " ", with: "-")
             return creativeCommons(code: code, version: match.2.map(String.init), name: given, url: url)
         }

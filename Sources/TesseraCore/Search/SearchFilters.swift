@@ -196,12 +196,15 @@ public struct SearchFilters: Sendable, Hashable {
         return short >= mediumShortSide ? .medium : .small
     }
 
+    /// "4000 × 3000", built once (see `Licenses.creativeCommonsLink`).
+    nonisolated(unsafe) private static let originalSize = /^(\d+) × (\d+)$/
+
     /// The largest pixel size the item names: the original's ("Original size", which Pixabay, Flickr and
     /// Openverse give though they do not serve it), else its `full` image or largest rendition.
     static func dimensions(_ item: Item) -> (Int, Int)? {
         var candidates: [(Int, Int)] = []
         if let original = item.metadata.first(where: { $0.label == "Original size" })?.value,
-            let match = original.firstMatch(of: /^(\d+) × (\d+)$/), let width = Int(match.1), let height = Int(match.2)
+            let match = original.firstMatch(of: originalSize), let width = Int(match.1), let height = Int(match.2)
         {
             candidates.append((width, height))
         }

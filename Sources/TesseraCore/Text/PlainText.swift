@@ -95,7 +95,14 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace and newlines, trimmed code point by code point so that
     /// what is left starts and ends where the contract's `\S` (docs/openapi.yaml) says it does.
     public var trimmingWhitespace: String {
-        let scalars = String(self).unicodeScalars
+        let text = String(self)
+        // Nearly every value starts and ends with a visible ASCII character: nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21...0x7E).contains(first),
+            (0x21...0x7E).contains(last)
+        {
+            return text
+        }
+        let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.isTrimmedSpace }),
             let last = scalars.lastIndex(where: { !$0.isTrimmedSpace })
         else { return "" }
@@ -107,7 +114,9 @@ extension Unicode.Scalar {
     /// Unicode's White_Space, plus the four separators U+001C–U+001F that Python's and so schemathesis's `\s`
     /// also counts: trimming at least everything a schema regex calls space keeps the server no looser than it.
     fileprivate var isTrimmedSpace: Bool {
-        properties.isWhitespace || (0x1C...0x1F).contains(value)
+        // ASCII without the Unicode property lookup, which showed in every search page's mapping.
+        if value < 0x80 { return (0x09...0x0D).contains(value) || value == 0x20 || (0x1C...0x1F).contains(value) }
+        return properties.isWhitespace
     }
 }
 
