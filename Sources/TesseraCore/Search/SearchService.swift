@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs a search over one section or fans out over every enabled source at once.
 ///
 /// Each section runs in its own child task with its own time limit, so a slow or failing source
@@ -54,9 +56,12 @@ public struct SearchService: Sendable {
         let dropsEmpty = request.scope == .all
         return AsyncStream { continuation in
             let task = Task {
+                // The sections share one time limit and one timer (see `SharedDeadline`).
+                let deadline = SharedDeadline(.now + self.timeout)
+                defer { deadline.finish() }
                 await withTaskGroup(of: SectionResult.self) { group in
                     for section in sections {
-                        group.addTask { await self.run(request, in: section) }
+                        group.addTask { await self.run(request, in: section, deadline: deadline) }
                     }
                     for await result in group {
                         if dropsEmpty && result.items.isEmpty && result.error == nil { continue }
@@ -71,7 +76,7 @@ public struct SearchService: Sendable {
 
     /// One item: from the recent results when it was just shown, else from its source.
     public func item(_ id: ItemID) async throws(SourceError) -> Item {
-        if let item = await recentItems.get(id) { return item }
+        if let item = recentItems.get(id) { return item }
         guard let source = sources[id.source] else {
             throw .disabled(id.source, reason: "this source is not available in this build")
         }
@@ -85,11 +90,11 @@ public struct SearchService: Sendable {
             throw error
         }
         observer.sourceCall(source.id, took: ContinuousClock.now - started, failure: nil)
-        await recentItems.put([item])
+        recentItems.put([item])
         return item
     }
 
-    private func run(_ request: SearchRequest, in section: SectionID) async -> SectionResult {
+    private func run(_ request: SearchRequest, in section: SectionID, deadline: SharedDeadline) async -> SectionResult {
         guard let source = sources[section.source] else {
             return .failed(section, .disabled(section.source, reason: "this source is not available in this build"))
         }
@@ -107,7 +112,7 @@ public struct SearchService: Sendable {
         let started = ContinuousClock.now
         do {
             let page = try await SourceTiming.$recorder.withValue(recorder) {
-                try await withTimeout(source.id) {
+                try await withTimeout(source.id, deadline: deadline) {
                     guard let report else {
                         return try await source.search(request.query, in: section, page: request.page)
                     }
@@ -118,8 +123,8 @@ public struct SearchService: Sendable {
             // A filtered search pages differently: its items are remembered apart from the unfiltered ones.
             let key = ([request.query] + request.filters.queryItems.map { "\($0.name)=\($0.value)" })
                 .joined(separator: "\u{1}")
-            let items = await seen.filter(page.items, section: section, query: key, page: request.page)
-            await recentItems.put(items)
+            let items = seen.filter(page.items, section: section, query: key, page: request.page)
+            recentItems.put(items)
             var result = SectionResult(id: section, items: items, total: page.total, hasMore: page.hasMore)
             result.filters = report
             result.sourceTime = recorder.elapsed
@@ -135,14 +140,15 @@ public struct SearchService: Sendable {
         }
     }
 
-    /// Runs `operation`, giving up with `.timeout` once this service's limit has passed.
+    /// Runs `operation`, giving up with `.timeout` once this service's limit (or `deadline`) has passed.
     private func withTimeout<T: Sendable>(
-        _ source: SourceID, _ operation: @escaping @Sendable () async throws -> T
+        _ source: SourceID, deadline: SharedDeadline? = nil, _ operation: @escaping @Sendable () async throws -> T
     ) async throws(SourceError) -> T {
         let limit = timeout
+        let timedOut = { @Sendable in SourceError.timeout(source, seconds: limit.seconds) as any Error }
         do {
-            return try await withDeadline(
-                .now + limit, timedOut: { SourceError.timeout(source, seconds: limit.seconds) }, operation)
+            if let deadline { return try await deadline.run(timedOut: timedOut, operation) }
+            return try await withDeadline(.now + limit, timedOut: timedOut, operation)
         } catch let error as SourceError {
             throw error
         } catch is CancellationError {
@@ -153,26 +159,38 @@ public struct SearchService: Sendable {
     }
 }
 
-/// Items from recent searches, so opening one does not ask its source again. Bounded, oldest out first.
-actor RecentItems {
-    private var items: [ItemID: Item] = [:]
-    private var order: [ItemID] = []
+/// Items from recent searches, so opening one does not ask its source again. Bounded, oldest out first. A
+/// lock rather than an actor, as `SeenItems`: every section puts its items on the answer's path.
+final class RecentItems: Sendable {
+    private struct State {
+        var items: [ItemID: Item] = [:]
+        /// Oldest first from `oldest`; the ones before it are gone, dropped from the array in batches.
+        var order: [ItemID] = []
+        var oldest = 0
+    }
+
+    private let state = Mutex(State())
     private let capacity: Int
 
     init(capacity: Int = 5_000) {
         self.capacity = capacity
     }
 
-    func get(_ id: ItemID) -> Item? { items[id] }
+    func get(_ id: ItemID) -> Item? { state.withLock { $0.items[id] } }
 
     func put(_ newItems: [Item]) {
-        for item in newItems {
-            if items.updateValue(item, forKey: item.id) == nil { order.append(item.id) }
-        }
-        if order.count > capacity {
-            let overflow = order.count - capacity
-            for id in order.prefix(overflow) { items[id] = nil }
-            order.removeFirst(overflow)
+        state.withLock { state in
+            for item in newItems {
+                if state.items.updateValue(item, forKey: item.id) == nil { state.order.append(item.id) }
+            }
+            while state.order.count - state.oldest > capacity {
+                state.items[state.order[state.oldest]] = nil
+                state.oldest += 1
+            }
+            if state.oldest >= capacity {
+                state.order.removeFirst(state.oldest)
+                state.oldest = 0
+            }
         }
     }
 }
