@@ -21,14 +21,31 @@ public struct ImageURLSigner: ImageLinking {
         init(_ hmac: HMAC<SHA256>) { self.hmac = hmac }
     }
 
-    private func code(_ message: Data) -> HMAC<SHA256>.MAC {
+    private func code(_ message: some DataProtocol) -> HMAC<SHA256>.MAC {
         var hmac = prototype.hmac
         hmac.update(data: message)
         return hmac.finalize()
     }
 
+    /// Written byte by byte into one buffer: every image address of every search result is made here (three
+    /// or four an item), on the answer's path.
     public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
-        "/img/\(variant.rawValue)/\(signature(upstreamURL, variant))/\(Base64URL.encode(upstreamURL.utf8))"
+        var upstreamURL = upstreamURL
+        return upstreamURL.withUTF8 { source in
+            // `message(upstreamURL, variant)`'s bytes.
+            var message = Array(variant.rawValue.utf8)
+            message.append(UInt8(ascii: "\n"))
+            message.append(contentsOf: source)
+            var path: [UInt8] = []
+            path.reserveCapacity(source.count * 4 / 3 + 64)
+            path.append(contentsOf: "/img/".utf8)
+            path.append(contentsOf: variant.rawValue.utf8)
+            path.append(UInt8(ascii: "/"))
+            code(message).withUnsafeBytes { Base64URL.append($0.bindMemory(to: UInt8.self), to: &path) }
+            path.append(UInt8(ascii: "/"))
+            Base64URL.append(source, to: &path)
+            return String(decoding: path, as: UTF8.self)
+        }
     }
 
     /// The source URL a signed path stands for, or `nil` when the signature does not match.
@@ -40,10 +57,6 @@ public struct ImageURLSigner: ImageLinking {
         // `MAC == Data` compares in constant time, so timing does not reveal how much of a forgery matched.
         guard code(message) == signatureData else { return nil }
         return url
-    }
-
-    private func signature(_ url: String, _ variant: ImageVariant) -> String {
-        Base64URL.encode(Array(code(Self.message(url, variant))))
     }
 
     private static func message(_ url: String, _ variant: ImageVariant) -> Data {
@@ -91,17 +104,25 @@ enum Base64URL {
     static func encode(_ data: some Collection<UInt8>) -> String {
         var output = [UInt8]()
         output.reserveCapacity((data.count * 4 + 2) / 3)
-        var iterator = data.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = iterator.next()
-            let bits = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+        let bytes = Array(data)
+        bytes.withUnsafeBufferPointer { append($0, to: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `bytes` encoded, added to the end of `output`.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var index = 0
+        while index < bytes.count {
+            let left = bytes.count - index
+            let bits =
+                UInt32(bytes[index]) << 16 | (left > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+                | (left > 2 ? UInt32(bytes[index + 2]) : 0)
             output.append(alphabet[Int(bits >> 18 & 63)])
             output.append(alphabet[Int(bits >> 12 & 63)])
-            if second != nil { output.append(alphabet[Int(bits >> 6 & 63)]) }
-            if third != nil { output.append(alphabet[Int(bits & 63)]) }
+            if left > 1 { output.append(alphabet[Int(bits >> 6 & 63)]) }
+            if left > 2 { output.append(alphabet[Int(bits & 63)]) }
+            index += 3
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The bytes, or `nil` for anything that is not unpadded base64url.
@@ -140,6 +161,9 @@ public struct SignedImagePath: Sendable, Hashable {
     public let encodedSource: String
 
     public init?(_ url: String) {
+        // Most addresses asked about are a service's own (grouping a search page reads every thumbnail's):
+        // without "/img/" in them they cannot be one of ours, and parsing each as a URL showed in the profile.
+        guard Self.mentionsImagePath(url) else { return nil }
         let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
         // Split on the "/" scalars, not on Characters: a combining mark or an emoji modifier right after a "/"
         // forms one Character with it, which would hide that separator.
@@ -152,6 +176,22 @@ public struct SignedImagePath: Sendable, Hashable {
         variant = parts[2]
         signature = parts[3]
         encodedSource = parts[4]
+    }
+
+    /// Whether "/img/" is in `url`, on its bytes (`contains` here is Foundation's, through NSString on Linux).
+    static func mentionsImagePath(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            guard bytes.count >= 5 else { return false }
+            for start in 0...(bytes.count - 5) where bytes[start] == UInt8(ascii: "/") {
+                if bytes[start + 1] == UInt8(ascii: "i"), bytes[start + 2] == UInt8(ascii: "m"),
+                    bytes[start + 3] == UInt8(ascii: "g"), bytes[start + 4] == UInt8(ascii: "/")
+                {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// A link's slug as docs/openapi.yaml reads it: 22 characters of A–Z, a–z, 0–9, "_" and "-".

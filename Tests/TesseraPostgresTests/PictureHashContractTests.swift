@@ -130,4 +130,24 @@ struct PictureHashContractTests {
             #expect(await another.hash(of: "https://example.org/a.jpg") == Self.hashes[1])
         }
     }
+
+    /// What a search page reads: the hashes kept for any of its pictures, in one call. A store opened later
+    /// sees what was kept before; a source never hashed, or purged, has none.
+    @Test(arguments: Engine.allCases)
+    func aPagesThumbnailHashesAreReadTogether(engine: Engine) async throws {
+        try await withStores(engine) { _, open in
+            let (a, b, never) = ("https://example.org/a.jpg", "https://example.org/b.jpg", "https://example.org/c.jpg")
+            let one = try open()
+            #expect(await one.hashes(of: [a, b, never]).isEmpty)
+            await one.store(Self.hashes[0], for: a, now: now)
+            await one.store(Self.hashes[1], for: b, now: now.addingTimeInterval(100))
+            #expect(await one.hashes(of: [a, b, never]) == [a: Self.hashes[0], b: Self.hashes[1]])
+            let later = try open()
+            #expect(await later.hashes(of: [never, b]) == [b: Self.hashes[1]], "kept before it opened")
+            #expect(try await later.purge(before: now.addingTimeInterval(50)) == 1)
+            #expect(await later.hashes(of: [a, b]) == [b: Self.hashes[1]], "purged: gone")
+            await later.store(Self.hashes[0], for: a, now: now.addingTimeInterval(200))
+            #expect(await later.hashes(of: [a]) == [a: Self.hashes[0]], "kept again after the purge")
+        }
+    }
 }

@@ -24,26 +24,39 @@ public struct FastJSON {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`.
+    /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`. The runs
+    /// between escapes are copied whole (most strings have none).
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case UInt8(ascii: "\n"): raw("\\n")
-            case UInt8(ascii: "\r"): raw("\\r")
-            case UInt8(ascii: "\t"): raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var run = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                escape(byte)
+                run = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case 0x08: raw("\\b")
+        case 0x0C: raw("\\f")
+        case UInt8(ascii: "\n"): raw("\\n")
+        case UInt8(ascii: "\r"): raw("\\r")
+        case UInt8(ascii: "\t"): raw("\\t")
+        default:
+            raw("\\u00")
+            bytes.append(Self.hex[Int(byte >> 4)])
+            bytes.append(Self.hex[Int(byte & 0x0F)])
+        }
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
@@ -93,6 +106,17 @@ public struct FastJSON {
         raw(#","total":"#)
         if let total = section.total { int(total) } else { raw("null") }
         raw("}")
+    }
+
+    /// `/api/search`'s `groups` and the stream's `groups` event's list.
+    public mutating func groups(_ groups: [SearchResponse.Group]) {
+        array(groups) { json, group in
+            json.raw(#"{"items":"#)
+            json.array(group.items) { $0.string($1.description) }
+            json.raw(#","representative":"#)
+            json.string(group.representative.description)
+            json.raw("}")
+        }
     }
 
     public mutating func item(_ item: Item) {

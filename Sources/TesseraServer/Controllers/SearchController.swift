@@ -43,20 +43,19 @@ struct SearchController<Context: ConnectionRequestContext> {
     private func whole(_ request: Request) async throws -> Response {
         let started = ContinuousClock.now
         let searchRequest = try validated(request)
-        var sections: [(id: SectionID, items: [Item], json: Data)] = []
+        var sections: [(id: SectionID, items: [Item], json: ByteBuffer)] = []
         // What grouping needs of each section (known hashes, identities) is read as it arrives, while slower
-        // sources are still working; from its items as the service gave them, so no signature is checked.
-        var groupings: [Task<PageGrouping, Never>] = []
+        // sources are still working; from its items as the service gave them, so no signature is checked. In
+        // line rather than in a task of its own, which waited for a thread behind this one's linking: hashes
+        // are in memory or, for pictures never hashed (most), known absent without asking the database.
+        var known = PageGrouping()
         var slowestSource = Duration.zero
         for await section in search.stream(searchRequest) {
             slowestSource = max(slowestSource, section.sourceTime ?? .zero)
-            let linked = section.linkingImages(with: linker)
-            sections.append((section.id, section.items, JSONBody.encode(linked)))
-            groupings.append(Task { [proxy] in await PageGrouping.read(section.items, proxy) })
+            known.merge(await PageGrouping.read(section.items, proxy))
+            sections.append((section.id, section.items, JSONBody.sectionBuffer(section.linkingImages(with: linker))))
         }
         sections.sort { $0.id < $1.id }
-        var known = PageGrouping()
-        for task in groupings { known.merge(await task.value) }
         let groups = PictureGrouping.groups(
             of: sections.flatMap(\.items), hashes: known.hashes, identities: known.identities
         ).map(SearchResponse.Group.init)

@@ -20,45 +20,77 @@ public enum JSONBody {
         return Data(json.bytes)
     }
 
+    /// A section as `searchResponse` takes it.
+    public static func sectionBuffer(_ section: SectionResult) -> ByteBuffer {
+        var json = FastJSON(capacity: 16 * 1024)
+        json.section(section)
+        return ByteBuffer(bytes: json.bytes)
+    }
+
     /// A whole search answer, the same bytes `/api/search` sends.
     public static func encode(_ response: SearchResponse) -> Data {
-        searchResponse(
+        let parts = searchResponse(
             query: response.query, scope: response.scope, page: response.page,
-            encodedSections: response.sections.map { encode($0) }, groups: response.groups)
+            encodedSections: response.sections.map(sectionBuffer), groups: response.groups)
+        var data = Data(capacity: parts.reduce(0) { $0 + $1.readableBytes })
+        for part in parts { data.append(contentsOf: part.readableBytesView) }
+        return data
     }
 
     /// `SearchResponse`'s encoding, put together from sections already encoded: byte for byte what
     /// `encode(SearchResponse(...))` gives (keys sorted: groups when computed, page, query, scope, sections).
+    /// In parts, sent one after the other: `all`'s answer is ~400 KB, and joining it into one buffer (then
+    /// copying that into the response) took ~0.3 ms.
     public static func searchResponse(
-        query: String, scope: String, page: Int, encodedSections: [Data], groups: [SearchResponse.Group]? = nil
-    ) -> Data {
-        var data = Data("{".utf8)
+        query: String, scope: String, page: Int, encodedSections: [ByteBuffer], groups: [SearchResponse.Group]? = nil
+    ) -> [ByteBuffer] {
+        var head = FastJSON(capacity: 1024)
+        head.raw("{")
         if let groups {
-            data.append(contentsOf: #""groups":"#.utf8)
-            data.append(encode(groups))
-            data.append(UInt8(ascii: ","))
+            head.raw(#""groups":"#)
+            head.groups(groups)
+            head.raw(",")
         }
-        data.append(contentsOf: #""page":\#(page),"query":"#.utf8)
-        data.append(encode(query))
-        data.append(contentsOf: #","scope":"#.utf8)
-        data.append(encode(scope))
-        data.append(contentsOf: #","sections":["#.utf8)
+        head.raw(#""page":"#)
+        head.int(page)
+        head.raw(#","query":"#)
+        head.string(query)
+        head.raw(#","scope":"#)
+        head.string(scope)
+        head.raw(#","sections":["#)
+        var parts = [ByteBuffer(bytes: head.bytes)]
+        parts.reserveCapacity(encodedSections.count * 2 + 1)
         for (index, section) in encodedSections.enumerated() {
-            if index > 0 { data.append(UInt8(ascii: ",")) }
-            data.append(section)
+            if index > 0 { parts.append(comma) }
+            parts.append(section)
         }
-        data.append(contentsOf: "]}".utf8)
-        return data
+        parts.append(end)
+        return parts
     }
+
+    private static let comma = ByteBuffer(string: ",")
+    private static let end = ByteBuffer(string: "]}")
 
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         response(json: encode(value), status: status)
     }
 
     static func response(json data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        response(json: ByteBuffer(bytes: data), status: status)
+    }
+
+    static func response(json buffer: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        response(body: .init(byteBuffer: buffer), status: status)
+    }
+
+    /// JSON written in parts (`searchResponse`), with its length known.
+    static func response(json parts: [ByteBuffer], status: HTTPResponse.Status = .ok) -> Response {
+        response(body: .init(contentsOf: parts), status: status)
+    }
+
+    private static func response(body: ResponseBody, status: HTTPResponse.Status) -> Response {
         Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: body)
     }
 }
