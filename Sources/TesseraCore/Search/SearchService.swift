@@ -41,9 +41,7 @@ public struct SearchService: Sendable {
     /// The whole answer at once, sections in display order. In `all`, empty sections are left out.
     public func search(_ request: SearchRequest) async -> SearchResponse {
         var results: [SectionResult] = []
-        for await section in stream(request) {
-            results.append(section)
-        }
+        await sections(request) { results.append($0) }
         results.sort { $0.id < $1.id }
         return SearchResponse(
             query: request.query, scope: request.scope.rawValue, page: request.page, sections: results)
@@ -52,25 +50,31 @@ public struct SearchService: Sendable {
     /// Each section as soon as its source answers (or fails); the stream ends when all have.
     /// In `all`, sections with no items and no error are not sent.
     public func stream(_ request: SearchRequest) -> AsyncStream<SectionResult> {
-        let sections = sections(for: request.scope)
-        let dropsEmpty = request.scope == .all
-        return AsyncStream { continuation in
+        AsyncStream { continuation in
             let task = Task {
-                // The sections share one time limit and one timer (see `SharedDeadline`).
-                let deadline = SharedDeadline(.now + self.timeout)
-                defer { deadline.finish() }
-                await withTaskGroup(of: SectionResult.self) { group in
-                    for section in sections {
-                        group.addTask { await self.run(request, in: section, deadline: deadline) }
-                    }
-                    for await result in group {
-                        if dropsEmpty && result.items.isEmpty && result.error == nil { continue }
-                        continuation.yield(result)
-                    }
-                }
+                await self.sections(request) { continuation.yield($0) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// `stream`'s sections handed to `body` in the caller's own task, one at a time, as each source ends: no
+    /// stream between them, whose hop the slowest section would wait for (`/api/search`).
+    public func sections(_ request: SearchRequest, _ body: (SectionResult) async -> Void) async {
+        let sections = sections(for: request.scope)
+        let dropsEmpty = request.scope == .all
+        // The sections share one time limit and one timer (see `SharedDeadline`).
+        let deadline = SharedDeadline(.now + timeout)
+        defer { deadline.finish() }
+        await withTaskGroup(of: SectionResult.self) { group in
+            for section in sections {
+                group.addTask { await self.run(request, in: section, deadline: deadline) }
+            }
+            for await result in group {
+                if dropsEmpty && result.items.isEmpty && result.error == nil { continue }
+                await body(result)
+            }
         }
     }
 

@@ -50,7 +50,7 @@ struct SearchController<Context: ConnectionRequestContext> {
         // are in memory or, for pictures never hashed (most), known absent without asking the database.
         var known = PageGrouping()
         var slowestSource = Duration.zero
-        for await section in search.stream(searchRequest) {
+        await search.sections(searchRequest) { section in
             slowestSource = max(slowestSource, section.sourceTime ?? .zero)
             known.merge(await PageGrouping.read(section.items, proxy))
             sections.append((section.id, section.items, JSONBody.sectionBuffer(section.linkingImages(with: linker))))
