@@ -162,8 +162,9 @@ public struct SignedImagePath: Sendable, Hashable {
 
     public init?(_ url: String) {
         // Most addresses asked about are a service's own (grouping a search page reads every thumbnail's):
-        // without "/img/" in them they cannot be one of ours, and parsing each as a URL showed in the profile.
-        guard Self.mentionsImagePath(url) else { return nil }
+        // without "/img/" in them, nor a percent escape that a URL's path would decode into one, they cannot
+        // be one of ours, and parsing each as a URL showed in the profile.
+        guard Self.mentionsImagePath(url) || url.utf8.contains(UInt8(ascii: "%")) else { return nil }
         let path = url.hasPrefix("/") ? url : (URL(string: url)?.path ?? "")
         // Split on the "/" scalars, not on Characters: a combining mark or an emoji modifier right after a "/"
         // forms one Character with it, which would hide that separator.

@@ -80,4 +80,15 @@ import Testing
         #expect(SignedImagePath("/s/AAAAAAAAAAAAAAAAAAAA_./img/preview/sig/c291cmNl") == nil, "not a slug's alphabet")
         #expect(SignedImagePath("/x/AAAAAAAAAAAAAAAAAAAA_-/img/preview/sig/c291cmNl") == nil)
     }
+
+    /// A full address is read by its path; a service's own address is not one of ours, whatever it holds.
+    @Test func addressesAreReadByTheirPath() throws {
+        let plain = try #require(SignedImagePath("/img/thumb/sig/c291cmNl"))
+        #expect(SignedImagePath("https://tessera.example/img/thumb/sig/c291cmNl") == plain)
+        // The path a URL gives is percent-decoded: an escaped "/img/" is still the same address.
+        #expect(SignedImagePath("https://tessera.example/%69mg/thumb/sig/c291cmNl") == plain)
+        #expect(SignedImagePath("https://cdn.example.org/photos/2024/a%20b.jpg") == nil)
+        #expect(SignedImagePath("https://cdn.example.org/images/thumb/sig/c291cmNl") == nil)
+        #expect(SignedImagePath("/img") == nil)
+    }
 }
