@@ -30,22 +30,18 @@ public struct ImageURLSigner: ImageLinking {
     /// Written byte by byte into one buffer: every image address of every search result is made here (three
     /// or four an item), on the answer's path.
     public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
-        var upstreamURL = upstreamURL
-        return upstreamURL.withUTF8 { source in
-            // `message(upstreamURL, variant)`'s bytes.
-            var message = Array(variant.rawValue.utf8)
-            message.append(UInt8(ascii: "\n"))
-            message.append(contentsOf: source)
-            var path: [UInt8] = []
-            path.reserveCapacity(source.count * 4 / 3 + 64)
-            path.append(contentsOf: "/img/".utf8)
-            path.append(contentsOf: variant.rawValue.utf8)
-            path.append(UInt8(ascii: "/"))
-            code(message).withUnsafeBytes { Base64URL.append($0.bindMemory(to: UInt8.self), to: &path) }
-            path.append(UInt8(ascii: "/"))
-            Base64URL.append(source, to: &path)
-            return String(decoding: path, as: UTF8.self)
+        var path: [UInt8] = []
+        path.reserveCapacity(upstreamURL.utf8.count * 4 / 3 + 64)
+        path.append(contentsOf: "/img/".utf8)
+        path.append(contentsOf: variant.rawValue.utf8)
+        path.append(UInt8(ascii: "/"))
+        code(Self.message(upstreamURL, variant)).withUnsafeBytes {
+            Base64URL.append($0.bindMemory(to: UInt8.self), to: &path)
         }
+        path.append(UInt8(ascii: "/"))
+        var source = upstreamURL
+        source.withUTF8 { Base64URL.append($0, to: &path) }
+        return String(decoding: path, as: UTF8.self)
     }
 
     /// The source URL a signed path stands for, or `nil` when the signature does not match.
@@ -59,14 +55,17 @@ public struct ImageURLSigner: ImageLinking {
         return url
     }
 
-    private static func message(_ url: String, _ variant: ImageVariant) -> Data {
+    private static func message(_ url: String, _ variant: ImageVariant) -> [UInt8] {
         message(url, purpose: variant.rawValue)
     }
 
     /// What is signed: the purpose (an image variant, or `media`) and the URL, so a signature made for one
     /// route or size is worthless for another.
-    private static func message(_ url: String, purpose: String) -> Data {
-        Data("\(purpose)\n\(url)".utf8)
+    private static func message(_ url: String, purpose: String) -> [UInt8] {
+        var message = Array(purpose.utf8)
+        message.append(UInt8(ascii: "\n"))
+        message.append(contentsOf: url.utf8)
+        return message
     }
 
     // MARK: - Media previews

@@ -7,21 +7,9 @@ public func withDeadline<T: Sendable>(
     _ deadline: ContinuousClock.Instant, timedOut: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let outcome = FirstOutcome<T>()
-    let work = Task { await outcome.settle { try await operation() } }
-    let timer = Task {
-        try? await Task.sleep(until: deadline, clock: .continuous)
-        if !Task.isCancelled { outcome.settle(.failure(timedOut())) }
-    }
-    defer {
-        work.cancel()
-        timer.cancel()
-    }
-    return try await withTaskCancellationHandler {
-        try await outcome.value
-    } onCancel: {
-        outcome.settle(.failure(CancellationError()))
-    }
+    let shared = SharedDeadline(deadline)
+    defer { shared.finish() }
+    return try await shared.run(timedOut: timedOut, operation)
 }
 
 /// The first result handed in wins; whoever waits gets it, whether it came before or after they asked.
@@ -66,7 +54,7 @@ final class FirstOutcome<T: Sendable>: Sendable {
 }
 
 /// One deadline for several operations that end together (a search's sections), each run as `withDeadline`
-/// runs one, with one timer between them. On Linux a sleeping task's timer stays armed in Dispatch until its
+/// describes, with one timer between them (`withDeadline` is one operation on one of these). On Linux a sleeping task's timer stays armed in Dispatch until its
 /// time comes, even once the task is cancelled: a timer per section kept eight timers a search alive for the
 /// whole source time limit, and Dispatch's timer thread took about a sixth of a busy server's CPU.
 public final class SharedDeadline: Sendable {
@@ -99,7 +87,8 @@ public final class SharedDeadline: Sendable {
         state.withLock { $0.timer }?.cancel()
     }
 
-    /// `withDeadline(instant, timedOut:, operation)`, on this deadline's timer.
+    /// Runs `operation` until `instant`, as `withDeadline` says, on this deadline's timer; at once `timedOut()`
+    /// when the deadline has passed.
     public func run<T: Sendable>(
         timedOut: @escaping @Sendable () -> any Error, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {

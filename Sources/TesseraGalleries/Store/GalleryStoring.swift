@@ -130,7 +130,6 @@ extension GalleryRef {
     }
 }
 
-/// One item as the near-duplicate check reads it (`GalleryStoring.pictures(of:)`).
 /// A gallery item without a perceptual hash, with the content hash of its stored copy.
 public struct UnhashedPicture: Sendable, Hashable {
     public var gallery: GalleryID
@@ -142,6 +141,7 @@ public struct UnhashedPicture: Sendable, Hashable {
     }
 }
 
+/// One item as the near-duplicate check reads it (`GalleryStoring.pictures(of:)`).
 public struct GalleryPicture: Sendable, Hashable {
     public var id: GalleryItemID
     /// The item's `Item.id` as text (`source:nativeID`).

@@ -76,11 +76,7 @@ public enum JSONBody {
     }
 
     static func response(json data: Data, status: HTTPResponse.Status = .ok) -> Response {
-        response(json: ByteBuffer(bytes: data), status: status)
-    }
-
-    static func response(json buffer: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-        response(body: .init(byteBuffer: buffer), status: status)
+        response(body: .init(byteBuffer: ByteBuffer(bytes: data)), status: status)
     }
 
     /// JSON written in parts (`searchResponse`), with its length known.
