@@ -269,6 +269,7 @@ let package = Package(
                 "TesseraGalleries",
                 "TesseraStorage",
                 "TesseraImageProcessing",
+                "TesseraImageProxy",
                 "TesseraLibrary",
                 "TesseraPostgres",
                 "TesseraTestSupport",
@@ -287,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "TesseraImageProxyTests",
             dependencies: [
-                "TesseraImageProxy", "TesseraCore",
+                "TesseraImageProxy", "TesseraCore", "TesseraStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

@@ -5,7 +5,7 @@ import Synchronization
 import TesseraCore
 
 /// Thumbnail hashes in SQLite (`thumbnailHash`, `v8-picture-hashes`): what the image proxy made, read back when
-/// neither memory nor a side file in the disk cache has it (the disk cache off, or its entry evicted).
+/// its memory does not have it (after a restart, or once evicted there).
 ///
 /// Which sources have a row is also kept in memory (read once at start, a fingerprint each), so a search page's
 /// pictures that were never hashed, the common case for a new search, cost a set lookup rather than a trip to

@@ -14,6 +14,16 @@ struct BlockingPoolTests {
         #expect(pthread_self() != thread)
     }
 
+    @Test("A pool's threads run at its niceness; the caller's stays as it was")
+    func niceness() async throws {
+        let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let low = BlockingPool(size: 1, name: "test-nice", niceness: 19)
+        #expect(await low.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) } == 19)
+        let plain = BlockingPool(size: 1, name: "test-plain")
+        #expect(await plain.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) } == before)
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
+    }
+
     @Test("Never more jobs at once than threads; every result comes back, errors included")
     func bound() async throws {
         let pool = BlockingPool(size: 2, name: "test-pool")

@@ -47,7 +47,7 @@ struct ImageCacheTests {
             await cache.write(Data(repeating: UInt8(index), count: 1_000), for: "key-\(index)")
         }
         #expect(cache.count == 3)
-        #expect(cache.totalBytes == 3_000)
+        #expect(cache.totalBytes == 3 * (1_000 + CacheFile.trailerLength), "each file's trailer counts")
         #expect(await cache.read("key-0") == nil)
         #expect(await cache.read("key-1") == nil)
         #expect(await cache.read("key-4") == Data(repeating: 4, count: 1_000))
@@ -62,9 +62,65 @@ struct ImageCacheTests {
         #expect(try filesOnDisk(folder).allSatisfy { !$0.hasPrefix(".tmp-") })
 
         // Reopened with a smaller cap: trimmed at once, oldest first.
-        let smaller = try await DiskImageCache.open(directory: folder, capacityBytes: 1_000)
+        let smaller = try await DiskImageCache.open(directory: folder, capacityBytes: 1_100)
         #expect(smaller.count == 1)
         #expect(try filesOnDisk(folder).count == 1)
+    }
+
+    /// Entries are not flushed to disk (`CacheFile`): after a crash a file may be short, zeroed or another
+    /// version's. Each is a miss, deleted, and forgotten; nothing wrong is ever read.
+    @Test func diskCacheFilesThatDoNotMatchTheirTrailerAreMisses() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try await DiskImageCache.open(directory: folder, capacityBytes: 100_000)
+        let bytes = Data((0..<3_001).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let damages: [(String, (Data) -> Data)] = [
+            ("cut short", { $0.dropLast(5) }),
+            ("zeroed", { Data(count: $0.count) }),
+            (
+                "a byte changed",
+                {
+                    var file = $0; file[1_234] ^= 0x10; return file
+                }
+            ),
+            ("the bytes alone, as an older version wrote them", { $0.dropLast(CacheFile.trailerLength) }),
+            ("empty", { _ in Data() }),
+        ]
+        for (index, (damage, change)) in damages.enumerated() {
+            let key = "thumb|w|https://cdn.example/\(index).jpg"
+            await cache.write(bytes, for: key)
+            #expect(await cache.read(key) == bytes, "whole: read back as written")
+            let file = DiskImageCache.path(for: DiskImageCache.name(for: key), in: folder)
+            try change(try Data(contentsOf: file)).write(to: file)
+            #expect(await cache.read(key) == nil, "\(damage): a miss")
+            #expect(!FileManager.default.fileExists(atPath: file.path), "\(damage): deleted")
+        }
+        #expect(cache.count == 0 && cache.totalBytes == 0, "and forgotten")
+
+        // Side files carry the same trailer: a damaged one is no hash at all.
+        await cache.writeSide(Data("2:0123456789abcdef".utf8), for: "side")
+        #expect(await cache.side(for: "side") == Data("2:0123456789abcdef".utf8))
+        let side = DiskImageCache.sidePath(for: DiskImageCache.name(for: "side"), in: folder)
+        try Data("2:0123456789abcdef".utf8).write(to: side)
+        #expect(await cache.side(for: "side") == nil)
+    }
+
+    /// Writes run at the lowest priority; past `maxPendingWrites` waiting, a new one is dropped, not queued.
+    @Test func diskCacheDropsWritesPastItsBound() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bounded = try await DiskImageCache.open(directory: folder, capacityBytes: 100_000, maxPendingWrites: 0)
+        await bounded.write(Data("x".utf8), for: "dropped")
+        #expect(await bounded.read("dropped") == nil && bounded.count == 0)
+
+        let cache = try await DiskImageCache.open(
+            directory: folder.appendingPathComponent("many"), capacityBytes: 1_000_000, maxPendingWrites: 8)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<64 { group.addTask { await cache.write(Data(count: 100), for: "k\(index)") } }
+        }
+        #expect(cache.count >= 8 && cache.count <= 64, "at least the bound's worth kept: \(cache.count)")
+        await cache.write(Data("y".utf8), for: "after")
+        #expect(await cache.read("after") == Data("y".utf8), "once they are done, writes are taken again")
     }
 
     @Test func diskCacheForgetsFilesDeletedBehindItsBack() async throws {

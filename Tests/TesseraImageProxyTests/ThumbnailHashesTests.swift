@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraStorage
 import Testing
 
 @testable import TesseraImageProxy
@@ -34,11 +35,12 @@ struct ThumbnailHashesTests {
         #expect(await first.hash(of: source, thumbnailKeys: []) == hash, "known at once, before the disk write ends")
         let stored = try #require(try await side(disk, key))
         #expect(String(decoding: stored, as: UTF8.self) == "2:0123456789abcdef", "the version, sixteen hex digits")
-        #expect(disk.count == 1 && disk.totalBytes == 500, "a side file is not an entry and costs nothing")
+        let entry = 500 + CacheFile.trailerLength
+        #expect(disk.count == 1 && disk.totalBytes == entry, "a side file is not an entry and costs nothing")
 
         // A new process: only the disk cache's files carry the hash over.
         let reopened = try await DiskImageCache.open(directory: folder, capacityBytes: 10_000)
-        #expect(reopened.count == 1 && reopened.totalBytes == 500)
+        #expect(reopened.count == 1 && reopened.totalBytes == entry)
         #expect(await ThumbnailHashes(disk: reopened).hash(of: source, thumbnailKeys: ["other", key]) == hash)
         #expect(
             await ThumbnailHashes(disk: reopened).hash(of: "https://cdn.example/other.jpg", thumbnailKeys: []) == nil)
@@ -78,6 +80,28 @@ struct ThumbnailHashesTests {
         let reopened = try await DiskImageCache.open(directory: folder, capacityBytes: 1_000)
         #expect(await reopened.side(for: "thumb|j|gone") == nil)
         #expect(reopened.count == 1)
+    }
+
+    /// With a database (every server has one) the hash goes there and not beside the thumbnail: the database
+    /// outlives evictions and restarts, and a second file per thumbnail cost as much as the thumbnail's own.
+    @Test func withADatabaseNoSideFileIsWritten() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try await DiskImageCache.open(
+            directory: folder.appendingPathComponent("cache"), capacityBytes: 10_000)
+        let database = ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder))
+        await disk.write(Data(repeating: 7, count: 500), for: key)
+        let hashes = ThumbnailHashes(disk: disk, database: database)
+        hashes.store(hash, for: source, thumbnailKey: key)
+        for _ in 0..<400 where await database.hash(of: source) == nil { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(await database.hash(of: source) == hash)
+        #expect(await disk.side(for: key) == nil, "nothing beside the thumbnail")
+
+        // A new process with the same database and cache: the hash is read from the database.
+        let reopened = ThumbnailHashes(
+            disk: disk, database: ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder)))
+        #expect(await reopened.hash(of: source, thumbnailKeys: [key]) == hash)
+        #expect(await reopened.hashes(of: [(source, [key])]) == [source: hash])
     }
 
     @Test func withoutADiskCacheHashesStayInMemory() async {

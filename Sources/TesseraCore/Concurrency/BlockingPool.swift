@@ -19,9 +19,12 @@ public final class BlockingPool: Sendable {
     /// - Parameters:
     ///   - name: the threads' name prefix; with the index, at most 15 bytes (Linux's limit).
     ///   - stackSize: libvips recurses through its pipeline: the default gives it what a main thread has.
+    ///   - niceness: the threads' nice value (Linux sets it per thread); 19 for work nobody waits for, such as
+    ///     the disk cache's writes, so it takes only CPU that answering requests leaves.
     ///   - onThreadExit: runs on each thread as it ends (libvips frees its per-thread buffers there).
     public init(
-        size: Int, name: String, stackSize: Int = 8 << 20, onThreadExit: @escaping @Sendable () -> Void = {}
+        size: Int, name: String, stackSize: Int = 8 << 20, niceness: Int32 = 0,
+        onThreadExit: @escaping @Sendable () -> Void = {}
     ) {
         precondition(size > 0, "a pool needs at least one thread")
         self.size = size
@@ -33,6 +36,8 @@ public final class BlockingPool: Sendable {
                 state.started()
                 // Named from inside: on Linux a thread starts with its creator's name, whatever was set before.
                 Thread.current.name = "\(name)-\(index)"
+                // `who` 0 with PRIO_PROCESS is the calling thread on Linux.
+                if niceness != 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
                 state.work()
                 onThreadExit()
             }

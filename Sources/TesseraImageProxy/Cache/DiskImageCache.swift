@@ -6,8 +6,9 @@ import TesseraCore
 /// Images kept on disk in the data folder, bounded by their bytes, least recently used out first.
 ///
 /// One file per entry, named by the SHA-256 of its key, in 256 sub-folders. Writes go to a temporary file
-/// that is flushed to disk and then renamed over the final name, so a crash leaves either the whole image
-/// or none, never a torn one; leftover temporary files are deleted at start. The use order lives in memory;
+/// renamed over the final name, not flushed: each file ends with its length and a checksum (`CacheFile`), and
+/// one that does not match after a crash is a miss, deleted, never served torn; leftover temporary files are
+/// deleted at start. The use order lives in memory;
 /// at start it is rebuilt from the files' modification times (refreshed on a hit at most once a day), so
 /// the cache survives restarts with its order roughly intact. File work runs on the cache's own threads
 /// (`BlockingPool`), never on Swift's cooperative threads.
@@ -15,24 +16,38 @@ public final class DiskImageCache: Sendable {
     public let directory: URL
     private let files: Mutex<CostLRU<String, Date>>
     private let pool: BlockingPool
+    /// Writes queued or running, and the most there may be: at the lowest priority on a machine kept busy they
+    /// could pile up, holding their bytes, so past the bound a write is dropped (a cache may miss an entry).
+    private let pendingWrites = Atomic(0)
+    private let maxPendingWrites: Int
     private let logger: Logger
     private static let touchInterval: TimeInterval = 24 * 60 * 60
     private static let temporaryPrefix = AtomicFile.temporaryPrefix
 
     /// Opens (or creates) the cache in `directory` and indexes what is already there.
+    ///
+    /// - Parameter maxPendingWrites: writes waiting for the disk past which a new one is dropped.
     public static func open(
-        directory: URL, capacityBytes: Int, logger: Logger = Logger(label: "tessera.images.disk")
+        directory: URL, capacityBytes: Int, maxPendingWrites: Int = 512,
+        logger: Logger = Logger(label: "tessera.images.disk")
     ) async throws -> DiskImageCache {
-        let pool = BlockingPool(size: 2, name: "image-cache")
+        // The lowest priority: every write is behind an answer already sent, so it waits for CPU nobody else
+        // wants, not the other way round (docs/filters.md, "The disk cache without fsync").
+        let pool = BlockingPool(size: 2, name: "image-cache", niceness: 19)
         let cache = try await pool.run {
-            try DiskImageCache(directory: directory, capacityBytes: capacityBytes, pool: pool, logger: logger)
+            try DiskImageCache(
+                directory: directory, capacityBytes: capacityBytes, maxPendingWrites: maxPendingWrites, pool: pool,
+                logger: logger)
         }
         guard let cache else { throw CancellationError() }
         return cache
     }
 
-    private init(directory: URL, capacityBytes: Int, pool: BlockingPool, logger: Logger) throws {
+    private init(directory: URL, capacityBytes: Int, maxPendingWrites: Int, pool: BlockingPool, logger: Logger)
+        throws
+    {
         self.directory = directory
+        self.maxPendingWrites = maxPendingWrites
         self.pool = pool
         self.logger = logger
         let manager = FileManager.default
@@ -75,32 +90,44 @@ public final class DiskImageCache: Sendable {
         guard let stamp = files.withLock({ $0.value(for: name) }) else { return nil }
         let url = Self.path(for: name, in: directory)
         let refresh = Date().timeIntervalSince(stamp) > Self.touchInterval
-        do {
-            return try await pool.run {
-                let data = try Data(contentsOf: url)
-                if refresh {
-                    try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
-                }
-                return data
+        let payload = try? await pool.run { () -> Data? in
+            guard let payload = CacheFile.payload(of: try Data(contentsOf: url)) else {
+                // Torn by a crash, or written by another version: made again.
+                unlink(url.path)
+                return nil
             }
-        } catch {
-            // Deleted behind our back, or unreadable: forget it.
+            if refresh {
+                try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+            }
+            return payload
+        }
+        guard let payload, let payload else {
+            // Deleted behind our back, unreadable or torn: forget it.
             _ = files.withLock { $0.removeValue(for: name) }
             return nil
         }
+        return payload
     }
 
     /// Stores `data` for `key` (replacing it), then evicts the least recently used files over the cap.
     public func write(_ data: Data, for key: String) async {
+        guard pendingWrites.add(1, ordering: .relaxed).newValue <= maxPendingWrites else {
+            pendingWrites.subtract(1, ordering: .relaxed)
+            logger.debug("image cache write dropped: too many waiting", metadata: ["waiting": "\(maxPendingWrites)"])
+            return
+        }
+        defer { pendingWrites.subtract(1, ordering: .relaxed) }
         let name = Self.name(for: key)
         let url = Self.path(for: name, in: directory)
         do {
-            guard try await pool.run({ try AtomicFile.write(data, to: url) }) != nil else { return }
+            guard try await pool.run({ () throws(CacheFileError) in try CacheFile.write(data, to: url.path) }) != nil
+            else { return }
         } catch {
             logger.warning("image cache write failed", metadata: ["error": "\(error)"])
             return
         }
-        let evicted = files.withLock { $0.insert(Date(), for: name, cost: data.count) }.map(\.key)
+        let cost = data.count + CacheFile.trailerLength
+        let evicted = files.withLock { $0.insert(Date(), for: name, cost: cost) }.map(\.key)
         guard !evicted.isEmpty else { return }
         let directory = directory
         _ = await pool.run {
@@ -114,14 +141,16 @@ public final class DiskImageCache: Sendable {
     /// deleted with the entry, and left out of `count` and `totalBytes`. `nil` when there is none.
     public func side(for key: String) async -> Data? {
         let url = Self.sidePath(for: Self.name(for: key), in: directory)
-        return try? await pool.run { try Data(contentsOf: url) }
+        let data = try? await pool.run { CacheFile.payload(of: try Data(contentsOf: url)) }
+        return data ?? nil
     }
 
-    /// Writes the side file of `key` (replacing it); the entry itself may be written before or after.
+    /// Writes the side file of `key` (replacing it, with a trailer like an entry's); the entry itself may be
+    /// written before or after.
     public func writeSide(_ data: Data, for key: String) async {
         let url = Self.sidePath(for: Self.name(for: key), in: directory)
         do {
-            _ = try await pool.run { try AtomicFile.write(data, to: url) }
+            _ = try await pool.run { () throws(CacheFileError) in try CacheFile.write(data, to: url.path) }
         } catch {
             logger.warning("image cache side write failed", metadata: ["error": "\(error)"])
         }

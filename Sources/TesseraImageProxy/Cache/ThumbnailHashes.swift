@@ -2,12 +2,14 @@ import Foundation
 import Synchronization
 import TesseraCore
 
-/// The perceptual hash of each thumbnail the proxy made, by the image's source, in three places: in memory; on
-/// disk in the thumbnail's side file in the disk cache (`PerceptualHash.sideFileText`: the hash's version and
-/// sixteen hex digits, so one made another way is ignored and made again; `DiskImageCache.writeSide`), read
-/// back without decoding anything, after a restart too, and gone when the thumbnail goes; and in the
+/// The perceptual hash of each thumbnail the proxy made, by the image's source: in memory, and kept in the
 /// database (`ThumbnailHashStoring`), so every server sharing a PostgreSQL database knows the hashes any of
-/// them made, and a hash outlives its thumbnail's eviction.
+/// them made, and a hash outlives its thumbnail's eviction and a restart. Without a database it is kept on
+/// disk instead, in the thumbnail's side file in the disk cache (`PerceptualHash.sideFileText`: the hash's
+/// version and sixteen hex digits, so one made another way is ignored and made again;
+/// `DiskImageCache.writeSide`), gone when the thumbnail goes. Never both: the database has every hash a side
+/// file would, and creating a second file per thumbnail cost as much CPU as the thumbnail's own file while a
+/// search's thumbnails were made (docs/filters.md, "The disk cache without fsync").
 ///
 /// Keyed in memory by source alone, not by encoding: the JPEG and the WebP thumbnail of one source hash a bit
 /// or two apart at most, and either one says what the picture looks like.
@@ -23,10 +25,15 @@ final class ThumbnailHashes: Sendable {
         self.database = database
     }
 
-    /// The hash kept for `source`, from memory, else from the side file of one of its thumbnails, else from the
-    /// database (then kept in memory too). `thumbnailKeys`: the disk cache keys its thumbnails have.
+    /// The hash kept for `source`, from memory, else from the database, else (without one) from the side file of
+    /// one of its thumbnails; then kept in memory too. `thumbnailKeys`: the disk cache keys its thumbnails have.
     func hash(of source: String, thumbnailKeys: [String]) async -> PerceptualHash? {
         if let hit = memory.withLock({ $0.value(for: source) }) { return hit }
+        if let database {
+            guard let hash = await database.hash(of: source) else { return nil }
+            remember(hash, for: source)
+            return hash
+        }
         if let disk {
             for key in thumbnailKeys {
                 guard let data = await disk.side(for: key),
@@ -36,15 +43,11 @@ final class ThumbnailHashes: Sendable {
                 return hash
             }
         }
-        guard let hash = await database?.hash(of: source) else { return nil }
-        remember(hash, for: source)
-        return hash
+        return nil
     }
 
     /// The hashes kept for a page's pictures, `sources` with their thumbnails' disk cache keys: from memory,
-    /// then the rest from the database in one query (then kept in memory too). With a database the side files
-    /// are not read: every hash made since the database kept them is in it too, and a search page's hundred
-    /// misses would cost two file opens each on the search's path.
+    /// then the rest from the database in one query (then kept in memory too), or without one from side files.
     func hashes(of sources: [(source: String, thumbnailKeys: [String])]) async -> [String: PerceptualHash] {
         var found: [String: PerceptualHash] = [:]
         var missing: [(source: String, thumbnailKeys: [String])] = []
@@ -73,15 +76,14 @@ final class ThumbnailHashes: Sendable {
         return found
     }
 
-    /// Keeps `hash` in memory at once; the side file of the thumbnail at `thumbnailKey` and the database row are
-    /// written behind the caller.
+    /// Keeps `hash` in memory at once; the database row (or without a database, the side file of the thumbnail
+    /// at `thumbnailKey`) is written behind the caller.
     func store(_ hash: PerceptualHash, for source: String, thumbnailKey: String) {
         remember(hash, for: source)
-        let (disk, database) = (disk, database)
-        guard disk != nil || database != nil else { return }
-        Task {
-            await disk?.writeSide(Data(hash.sideFileText.utf8), for: thumbnailKey)
-            await database?.store(hash, for: source, now: Date())
+        if let database {
+            Task { await database.store(hash, for: source, now: Date()) }
+        } else if let disk {
+            Task { await disk.writeSide(Data(hash.sideFileText.utf8), for: thumbnailKey) }
         }
     }
 
