@@ -1,6 +1,7 @@
 // The JSON API, as the product sheet describes it. Every failure becomes an APIError with a sentence a
 // user can act on; an aborted request rejects with the browser's AbortError, which callers ignore.
 import { filterEntries } from './filters.js';
+import { readEvents } from './eventstream.js';
 
 export class APIError extends Error {
     /** `retryAfter`: whole seconds to wait before asking again (a 429's `Retry-After`), when the server said. */
@@ -127,25 +128,34 @@ export async function imageError(url) {
  * `done`. Returns a function that stops listening.
  */
 export function streamSearch(q, scope, filters, { page = 1, onSection, onGroups, onDone, onFailure }) {
-    const events = new EventSource(`/api/search/stream?${searchParams(q, scope, page, filters)}`);
+    const controller = new AbortController();
     let finished = false;
-    events.addEventListener('section', (event) => { if (!finished) onSection(JSON.parse(event.data)); });
-    events.addEventListener('groups', (event) => { if (!finished) onGroups?.(JSON.parse(event.data).groups ?? []); });
-    events.addEventListener('done', () => {
+    const stop = () => {
         finished = true;
-        events.close();
-        onDone();
-    });
-    events.addEventListener('error', () => {
+        controller.abort();
+    };
+    const url = `/api/search/stream?${searchParams(q, scope, page, filters)}`;
+    readEvents(url, controller.signal, (type, data) => {
         if (finished) return;
-        finished = true;
-        events.close();
+        // A fault in drawing one section is reported like an event listener's, and the stream goes on.
+        try {
+            if (type === 'section') onSection(JSON.parse(data));
+            else if (type === 'groups') onGroups?.(JSON.parse(data).groups ?? []);
+            else if (type === 'done') {
+                stop();
+                onDone();
+            }
+        } catch (error) {
+            reportError(error);
+        }
+    }).then(() => {
+        throw new Error('The stream ended before it was done.');
+    }).catch(() => {
+        if (finished) return;
+        stop();
         onFailure();
     });
-    return () => {
-        finished = true;
-        events.close();
-    };
+    return stop;
 }
 
 /**

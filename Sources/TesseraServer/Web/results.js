@@ -18,6 +18,8 @@ import { Folding } from './groups.js';
 const STORE_SCOPES = new Set(['movies', 'music', 'apps', 'books']);
 /** A section's first tiles, which the window shows at once: loaded eagerly (the server prefetches as many first). */
 const LEADING_TILES = 6;
+/** Every result's add button, cloned: made once rather than a button and an icon per tile. */
+let ADD_BUTTON = null;
 
 export class Results {
     constructor(catalog) {
@@ -76,6 +78,7 @@ export class Results {
         this.items.clear();
         /** The section each shown item is in (all the same for one section). */
         this.owners = new Map();
+        this.heldBatch = null;
         this.folding.reset();
         this.filter.reset(tag);
         this.banners.replaceChildren();
@@ -301,10 +304,12 @@ export class Results {
         applyShape(element, item);
         // A finger cannot drag a result to a gallery: every tile has the action itself. Out of the tab
         // order (one stop per tile); the keyboard adds from the detail view.
-        element.append(h('button', {
-            type: 'button', class: 'tile-add', tabindex: '-1', 'data-add': item.id, title: 'Add to gallery',
-            'aria-label': `Add “${item.title}” to a gallery`,
-        }, icon('plus')));
+        ADD_BUTTON ??= h('button', { type: 'button', class: 'tile-add', tabindex: '-1', title: 'Add to gallery' },
+            icon('plus'));
+        const add = ADD_BUTTON.cloneNode(true);
+        add.setAttribute('data-add', item.id);
+        add.setAttribute('aria-label', `Add “${item.title}” to a gallery`);
+        element.append(add);
         return element;
     }
 
@@ -314,11 +319,22 @@ export class Results {
         this.updateSummary();
     }
 
-    /** Marks the tiles of results some gallery already holds (asked once per page or section). */
+    /**
+     * Marks the tiles of results some gallery already holds: asked once for every page or section that arrives
+     * before the next frame is drawn (the sections of "All" come together), after that frame.
+     */
     async markHeld(ids) {
         if (!ids.length) return;
+        if (this.heldBatch) {
+            this.heldBatch.push(...ids);
+            return;
+        }
         const generation = this.generation;
-        const holding = await api.galleriesHolding(ids, this.controller?.signal).catch(() => ({}));
+        const batch = this.heldBatch = [...ids];
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        if (this.heldBatch === batch) this.heldBatch = null;
+        if (!this.isCurrent(generation)) return;
+        const holding = await api.galleriesHolding(batch, this.controller?.signal).catch(() => ({}));
         if (!this.isCurrent(generation)) return;
         for (const [id, galleries] of Object.entries(holding)) this.markTile(id, galleries.map((g) => g.name));
     }

@@ -67,9 +67,10 @@ export function rowControls(row, title) {
         next.disabled = !canMove(row, 1);
     };
     row.addEventListener('scroll', update, { passive: true });
+    // The observer's first call comes once the row is laid out, before it is painted: asking now would make
+    // the browser lay out the page again for every section as it arrives (docs/filters.md).
     new ResizeObserver(update).observe(row);
     new MutationObserver(update).observe(row, { childList: true });
-    update();
 
     row.addEventListener('wheel', (event) => {
         // Pinch-zoom, a sideways gesture (the browser moves the row itself) or Shift (it does too).

@@ -51,8 +51,14 @@ export class TagFilter {
                 this.counts.set(tag, (this.counts.get(tag) ?? 0) + 1);
             }
         }
-        if (this.counts.size !== before) {
-            this.options.replaceChildren(...this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag })));
+        // The suggestions are rebuilt once the results are drawn, once for every section arriving meanwhile:
+        // sorting every tag for each of them held up the first paint (docs/filters.md).
+        if (this.counts.size !== before && !this.optionsPending) {
+            this.optionsPending = true;
+            requestAnimationFrame(() => setTimeout(() => {
+                this.optionsPending = false;
+                this.options.replaceChildren(...this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag })));
+            }));
         }
     }
 

@@ -3,6 +3,18 @@
 import { h } from './dom.js';
 import { itemURL } from './router.js';
 
+/** A tile's fixed parts, made once and cloned: a page draws a hundred tiles or more at once (docs/filters.md). */
+let tileTemplate = null;
+
+function blankTile() {
+    tileTemplate ??= h('li', { class: 'tile', role: 'listitem' },
+        h('a', {},
+            h('span', { class: 'thumb' }),
+            h('span', { class: 'row-text' }, h('span', { class: 'title' }), h('span', { class: 'meta' }))),
+        h('span', { class: 'caption', 'aria-hidden': 'true' }, h('span', { class: 'caption-title' })));
+    return tileTemplate.cloneNode(true);
+}
+
 /**
  * `options` let a gallery reuse the tile for its own items: another address (`href`), the stored copy's
  * thumbnail, the link's attributes and the tile's `data-id`; `eager` for a tile the window shows at once.
@@ -23,17 +35,27 @@ export function tile(item, sourceTitle, options = {}) {
     const size = item.full?.width && item.full?.height ? `${item.full.width} × ${item.full.height}` : null;
     const credit = [item.creator?.name, sourceTitle, item.license?.name].filter(Boolean).join(' · ');
     const meta = [credit, size].filter(Boolean).join(' · ');
-    const element = h('li', { class: 'tile', role: 'listitem', 'data-id': id },
-        h('a', { href, ...link },
-            h('span', { class: 'thumb' }, picture),
-            h('span', { class: 'row-text' },
-                h('span', { class: 'title' }, item.title),
-                h('span', { class: 'meta' }, meta))),
-        h('span', { class: 'caption', 'aria-hidden': 'true' },
-            h('span', { class: 'caption-title' }, item.title),
-            credit ? h('span', { class: 'caption-credit' }, credit) : null));
+    const element = blankTile();
+    setAttributes(element, { 'data-id': id });
+    const [anchor, caption] = element.children;
+    setAttributes(anchor, { href, ...link });
+    const [thumb, text] = anchor.children;
+    thumb.append(picture);
+    const [title, details] = text.children;
+    title.textContent = item.title ?? '';
+    details.textContent = meta;
+    caption.firstChild.textContent = item.title ?? '';
+    if (credit) caption.append(h('span', { class: 'caption-credit' }, credit));
     element.tags = (item.tags ?? []).map((tag) => tag.toLowerCase());
     return element;
+}
+
+/** Sets attributes as `h` does: `undefined`, `null` and `false` leave one out, `true` sets it empty. */
+function setAttributes(element, attributes) {
+    for (const [name, value] of Object.entries(attributes)) {
+        if (value === undefined || value === null || value === false) continue;
+        element.setAttribute(name, value === true ? '' : String(value));
+    }
 }
 
 /**
