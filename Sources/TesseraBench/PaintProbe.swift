@@ -15,6 +15,13 @@ enum PaintProbe {
     static let install = """
         if (window.__paint) return true;
         const bench = window.__paint = { run: null };
+        // Which images are in the window, as the renderer finds while it draws: asking each image's box on
+        // every read would force a layout of its tile (a tile skipped by content-visibility: once per tile).
+        bench.seen = new IntersectionObserver((entries) => {
+            for (const entry of entries) {
+                if (entry.target.paintRecord) entry.target.paintRecord.visible = entry.isIntersecting;
+            }
+        });
         document.addEventListener('keydown', (event) => {
             if (event.key !== 'Enter') return;
             performance.clearResourceTimings();
@@ -23,9 +30,12 @@ enum PaintProbe {
         const watch = (run, img) => {
             if (!img.closest('#results') || img.closest('.skeleton')) return;
             img.setAttribute('elementtiming', 'paint-bench');
-            const record = { inserted: performance.now(), loaded: null, painted: null, ttfb: null };
+            const record = {
+                img, inserted: performance.now(), loaded: null, painted: null, ttfb: null, visible: null,
+            };
             run.images.push(record);
             img.paintRecord = record;
+            bench.seen.observe(img);
             const loaded = () => {
                 record.loaded = performance.now();
                 img.decode().catch(() => {}).then(() => requestAnimationFrame(() => {
@@ -73,13 +83,12 @@ enum PaintProbe {
         const run = window.__paint && window.__paint.run;
         const count = arguments[0];
         if (!run || document.querySelector('#results .skeleton')) return null;
-        const inWindow = (img) => {
-            const box = img.getBoundingClientRect();
-            return box.width > 0 && box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth;
-        };
-        const shown = [...document.querySelectorAll('#results .tile img')].filter(inWindow);
-        if (!shown.length || shown.some((img) => !img.paintRecord || img.paintRecord.painted === null)) return null;
-        const records = shown.map((img) => img.paintRecord);
+        // Nothing here reads a box: a read must not make the page lay itself out (see `seen` above).
+        const current = run.images.filter((image) => image.img.isConnected);
+        if (current.some((image) => image.visible === null)) return null;
+        const records = current.filter((image) => image.visible);
+        if (!records.length || records.some((image) => image.painted === null)) return null;
+        const shown = records.map((image) => image.img);
         const painted = run.images.filter((image) => image.painted !== null)
             .sort((a, b) => a.painted - b.painted);
         const shownElement = run.element.filter(([img]) => shown.includes(img)).map(([, time]) => time);
