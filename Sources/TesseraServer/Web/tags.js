@@ -57,7 +57,8 @@ export class TagFilter {
             this.optionsPending = true;
             requestAnimationFrame(() => setTimeout(() => {
                 this.optionsPending = false;
-                this.options.replaceChildren(...this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag })));
+                const options = this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag }));
+                this.options.replaceChildren(...options);
             }));
         }
     }
