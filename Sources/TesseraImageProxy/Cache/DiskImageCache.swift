@@ -21,6 +21,8 @@ public final class DiskImageCache: Sendable {
     private let pendingWrites = Atomic(0)
     private let maxPendingWrites: Int
     private let logger: Logger
+    /// Bytes each entry's file holds beyond the entry (its `CacheFile` trailer), counted in `totalBytes`.
+    public static let entryOverhead = CacheFile.trailerLength
     private static let touchInterval: TimeInterval = 24 * 60 * 60
     private static let temporaryPrefix = AtomicFile.temporaryPrefix
 
