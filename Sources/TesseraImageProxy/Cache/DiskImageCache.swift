@@ -92,18 +92,19 @@ public final class DiskImageCache: Sendable {
         guard let stamp = files.withLock({ $0.value(for: name) }) else { return nil }
         let url = Self.path(for: name, in: directory)
         let refresh = Date().timeIntervalSince(stamp) > Self.touchInterval
-        let payload = try? await pool.run { () -> Data? in
-            guard let payload = CacheFile.payload(of: try Data(contentsOf: url)) else {
-                // Torn by a crash, or written by another version: made again.
-                unlink(url.path)
-                return nil
-            }
-            if refresh {
-                try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
-            }
-            return payload
-        }
-        guard let payload, let payload else {
+        let payload =
+            (try? await pool.run { () -> Data? in
+                guard let payload = CacheFile.payload(of: try Data(contentsOf: url)) else {
+                    // Torn by a crash, or written by another version: made again.
+                    unlink(url.path)
+                    return nil
+                }
+                if refresh {
+                    try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+                }
+                return payload
+            }) ?? nil
+        guard let payload else {
             // Deleted behind our back, unreadable or torn: forget it.
             _ = files.withLock { $0.removeValue(for: name) }
             return nil
@@ -143,8 +144,7 @@ public final class DiskImageCache: Sendable {
     /// deleted with the entry, and left out of `count` and `totalBytes`. `nil` when there is none.
     public func side(for key: String) async -> Data? {
         let url = Self.sidePath(for: Self.name(for: key), in: directory)
-        let data = try? await pool.run { CacheFile.payload(of: try Data(contentsOf: url)) }
-        return data ?? nil
+        return (try? await pool.run { CacheFile.payload(of: try Data(contentsOf: url)) }) ?? nil
     }
 
     /// Writes the side file of `key` (replacing it, with a trailer like an entry's); the entry itself may be

@@ -53,6 +53,10 @@ public final class ImageProxy: Sendable {
         if let disk { self.metrics.disk.bytes.record(disk.totalBytes) }
     }
 
+    /// How many images the proxy's processor renders at once (`TESSERA_IMAGE_CONCURRENCY`, one per core by
+    /// default): more requests than that only wait in its queue.
+    public var renderConcurrency: Int { processor.concurrency }
+
     /// The image for a signed path. `acceptsWebP`: the client said so in `Accept` (thumb and preview only).
     public func image(
         variant variantName: String, signature: String, encodedURL: String, acceptsWebP: Bool

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImageProxy
@@ -9,11 +8,6 @@ import TesseraImageProxy
 /// shown once"). Everything goes through `ImageProxy.image`: signatures, the guarded fetcher, size and pixel
 /// caps, the coalescing of requests for one image all apply as to a browser's request.
 final class ThumbnailPrefetch: Sendable {
-    /// Thumbnails made at once, per stream (a page of `all` holds up to a hundred): as many as the image
-    /// processor makes at once, one per core. More only queue in its pool, ahead of the browser's own requests
-    /// for thumbnails not made yet, while taking CPU from the page being drawn (docs/filters.md, "Return to 20
-    /// thumbnails painted": six at once measured 35 ms slower to the 20th thumbnail painted than two).
-    static let concurrency = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// The first thumbnails of each section, made before any section's others: a section's row shows about
     /// this many at first, and the window holds the first few of each (docs/filters.md, "Return to 20
     /// thumbnails painted").
@@ -56,7 +50,13 @@ final class ThumbnailPrefetch: Sendable {
         }
     }
 
-    init(proxy: ImageProxy, concurrency: Int = ThumbnailPrefetch.concurrency) {
+    /// - Parameter concurrency: thumbnails made at once, per stream (a page of `all` holds up to a hundred); by
+    ///   default as many as the proxy renders at once. More only wait in its queue ahead of the browser's own
+    ///   requests for thumbnails not made yet, while taking CPU from the page being drawn (docs/filters.md,
+    ///   "Where the time went, measured again": six at once, with the disk cache at normal priority, painted
+    ///   the 20th thumbnail 35-43 ms later than two with the cache at the lowest).
+    init(proxy: ImageProxy, concurrency: Int? = nil) {
+        let concurrency = max(1, concurrency ?? proxy.renderConcurrency)
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self)
         let (settled, settle) = AsyncStream.makeStream(of: Never.self)
         let queued = Queue()

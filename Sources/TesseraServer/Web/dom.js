@@ -4,16 +4,24 @@
 /** Makes an element: `h('a', {href: '/x', class: 'y'}, 'text', child)`. */
 export function h(tag, attributes = {}, ...children) {
     const element = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes)) {
-        if (value === undefined || value === null || value === false) continue;
-        element.setAttribute(name, value === true ? '' : String(value));
-    }
+    setAttributes(element, attributes);
     for (const child of children.flat()) {
         if (child === undefined || child === null || child === false) continue;
         element.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return element;
 }
+
+/** Sets attributes one by one: `undefined`, `null` and `false` leave one out, `true` sets it empty. */
+export function setAttributes(element, attributes) {
+    for (const [name, value] of Object.entries(attributes)) {
+        if (value === undefined || value === null || value === false) continue;
+        element.setAttribute(name, value === true ? '' : String(value));
+    }
+}
+
+/** Resolves once the next frame has been drawn: for work that should not hold up what is being shown. */
+export const afterNextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];

@@ -4,7 +4,7 @@
 // section) is dropped, and its request is aborted as well. Items are kept by id, so a page repeating an
 // item does not show it twice.
 import * as api from './api.js';
-import { $, h, formatNumber } from './dom.js';
+import { $, h, formatNumber, afterNextPaint } from './dom.js';
 import { searchURL } from './router.js';
 import { tile, skeletonTiles, applyShape, markHeld } from './tiles.js';
 import { TagFilter } from './tags.js';
@@ -331,7 +331,7 @@ export class Results {
         }
         const generation = this.generation;
         const batch = this.heldBatch = [...ids];
-        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        await afterNextPaint();
         if (this.heldBatch === batch) this.heldBatch = null;
         if (!this.isCurrent(generation)) return;
         const holding = await api.galleriesHolding(batch, this.controller?.signal).catch(() => ({}));

@@ -1,7 +1,7 @@
 // The tag filter: narrows the loaded results to items having a tag (case-insensitive). While the text
 // typed is not yet a whole tag, items with a tag starting with it are shown, so the grid narrows as the
 // user types; the datalist completes from the loaded tags. "All tags" lists every tag with its count.
-import { $, h, formatNumber } from './dom.js';
+import { $, h, formatNumber, afterNextPaint } from './dom.js';
 
 export class TagFilter {
     constructor(onChange) {
@@ -55,11 +55,11 @@ export class TagFilter {
         // sorting every tag for each of them held up the first paint (docs/filters.md).
         if (this.counts.size !== before && !this.optionsPending) {
             this.optionsPending = true;
-            requestAnimationFrame(() => setTimeout(() => {
+            afterNextPaint().then(() => {
                 this.optionsPending = false;
                 const options = this.sorted().slice(0, 200).map(([tag]) => h('option', { value: tag }));
                 this.options.replaceChildren(...options);
-            }));
+            });
         }
     }
 

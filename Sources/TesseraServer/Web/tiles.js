@@ -1,6 +1,6 @@
 // One result as a tile: a list item with one link, its image (alt = the title) and, for the list layout,
 // the title, creator, source and size as text.
-import { h } from './dom.js';
+import { h, setAttributes } from './dom.js';
 import { itemURL } from './router.js';
 
 /** A tile's fixed parts, made once and cloned: a page draws a hundred tiles or more at once (docs/filters.md). */
@@ -48,14 +48,6 @@ export function tile(item, sourceTitle, options = {}) {
     if (credit) caption.append(h('span', { class: 'caption-credit' }, credit));
     element.tags = (item.tags ?? []).map((tag) => tag.toLowerCase());
     return element;
-}
-
-/** Sets attributes as `h` does: `undefined`, `null` and `false` leave one out, `true` sets it empty. */
-function setAttributes(element, attributes) {
-    for (const [name, value] of Object.entries(attributes)) {
-        if (value === undefined || value === null || value === false) continue;
-        element.setAttribute(name, value === true ? '' : String(value));
-    }
 }
 
 /**
