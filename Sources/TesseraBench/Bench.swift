@@ -14,7 +14,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             SearchOverhead.self, ProxyThroughput.self, ThumbnailBench.self, LibraryBench.self, GalleryBench.self,
             AbuseBench.self, BcryptBench.self, ClusterBench.self, HashBench.self, GroupingBench.self,
-            PaintBench.self, CacheWriteBench.self, StandInsCommand.self,
+            PaintBench.self, CacheWriteBench.self, KeptThumbnailBench.self, StandInsCommand.self,
         ],
         defaultSubcommand: SearchOverhead.self)
 }

@@ -34,12 +34,12 @@ struct ThumbnailBench: AsyncParsableCommand {
         defer { if !keep { try? FileManager.default.removeItem(at: root) } }
         let paths: [String]
         if let inputs {
-            paths = photos(in: inputs).filter { $0.lowercased().hasSuffix(".jpg") }
+            paths = BenchInputs.photos(in: inputs).filter { $0.lowercased().hasSuffix(".jpg") }
             say("\(paths.count) JPEGs from \(inputs)")
         } else {
             let input = root.appendingPathComponent("in")
             try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-            let sources = photos(in: samples ?? "Samples")
+            let sources = BenchInputs.photos(in: samples ?? "Samples")
             let started = ContinuousClock.now
             let files = try BenchInputs.make(count: count, into: input, from: sources)
             let pixels = files.map(\.pixels).reduce(0, +)
@@ -152,15 +152,6 @@ struct ThumbnailBench: AsyncParsableCommand {
         let status = try await runProgram(program, arguments)
         guard status == 0 else { throw ValidationError("\(program) exited with status \(status)") }
     }
-
-    /// JPEG and PNG files under `folder`, sorted; none when it does not exist.
-    private func photos(in folder: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
-        return walker.compactMap { $0 as? String }
-            .filter { ["jpg", "jpeg", "png"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
-            .sorted()
-            .map { URL(fileURLWithPath: folder).appendingPathComponent($0).path }
-    }
 }
 
 /// The benchmark's input folder: JPEGs of 1 to 12 megapixels in several aspect ratios.
@@ -171,6 +162,15 @@ enum BenchInputs {
     }
 
     private static let aspects: [Double] = [1.5, 4.0 / 3, 1, 0.75, 2.0 / 3, 16.0 / 9, 9.0 / 16]
+
+    /// JPEG and PNG files under `folder`, sorted; none when it does not exist.
+    static func photos(in folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        return walker.compactMap { $0 as? String }
+            .filter { ["jpg", "jpeg", "png"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            .sorted()
+            .map { URL(fileURLWithPath: folder).appendingPathComponent($0).path }
+    }
 
     /// Made in parallel; each from a photo (scaled and cropped to its size) or, without photos, synthetic.
     static func make(count: Int, into folder: URL, from photos: [String]) throws -> [File] {

@@ -8,7 +8,8 @@ extension ImageProcessor {
     /// decoding. Then libvips shrinks while it decodes (JPEG's DCT scaling, WebP's and HEIF's own), applies
     /// the EXIF orientation, converts to sRGB (CMYK, and profiles other than sRGB, through their ICC profile;
     /// grey stays grey) and strips every metadata field. JPEG, or WebP when `allowWebP` and the
-    /// WebP is smaller. Runs on the processor's threads; a call cancelled while it waits for one is dropped.
+    /// WebP is smaller; or the source itself, its metadata cut out, when it is already a thumbnail
+    /// (`keptAsItIs`). Runs on the processor's threads; a call cancelled while it waits for one is dropped.
     ///
     /// With `hashing`, the result carries the thumbnail's perceptual hash by that method, read from its pixels
     /// before they are encoded (no second decode); `nil` if they could not be hashed (the thumbnail is still
@@ -21,12 +22,17 @@ extension ImageProcessor {
         let format = try supportedFormat(of: data.prefix(ImageSniffer.prefixLength))
         return try await pool.runImaging { [self] () throws(ImagingError) in
             try withBytes(of: data) { bytes throws(ImagingError) in
-                let toSRGB = try inspect(format) {
+                let opened = try inspect(format) {
                     tessera_image_new_from_buffer(bytes.baseAddress, bytes.count, Vips.loader(format))
                 }
-                .toSRGB
+                if let kept = try keptAsItIs(
+                    opened.header, plain: opened.plain, of: data, side: Int(side), allowWebP: allowWebP,
+                    hashing: hashing)
+                {
+                    return kept
+                }
                 return try render(allowWebP: allowWebP, hashing: hashing) { out in
-                    tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side, toSRGB ? 1 : 0)
+                    tessera_thumbnail_buffer(bytes.baseAddress, bytes.count, out, side, opened.toSRGB ? 1 : 0)
                 }
             }
         }
@@ -49,6 +55,35 @@ extension ImageProcessor {
             }
         }
     }
+
+    /// The source itself, its metadata cut out (`BareContainer`), when it is already what a thumbnail would be:
+    /// no larger than the box, a format the client takes, plain (`tessera_is_plain`: 8-bit sRGB or grey, no
+    /// profile to convert through, upright, one frame), and no heavier than `keptBytes`. Rendering it would
+    /// cost about eight times as much and lose quality for nothing (docs/thumbnails.md, "Sources kept as they
+    /// are").
+    /// Every pixel is still decoded, so a damaged file is refused as a render would refuse it, and hashed.
+    private func keptAsItIs(
+        _ header: ImageHeader, plain: Bool, of data: Data, side: Int, allowWebP: Bool,
+        hashing: PerceptualHashing.Method?
+    ) throws(ImagingError) -> RenderedImage? {
+        guard keepsReadySources, plain, header.width <= side, header.height <= side,
+            header.format == .jpeg || header.format == .png || (header.format == .webp && allowWebP),
+            let bare = BareContainer.stripping(data, format: header.format),
+            bare.count <= Self.keptBytes(width: header.width, height: header.height)
+        else { return nil }
+        return try withBytes(of: bare) { bytes throws(ImagingError) in
+            guard let decoded = tessera_decode_buffer(bytes.baseAddress, bytes.count, Vips.loader(header.format))
+            else { throw .unreadable(Vips.takeError()) }
+            defer { g_object_unref(decoded) }
+            var kept = RenderedImage(data: bare, format: header.format, width: header.width, height: header.height)
+            if let hashing { kept.perceptualHash = try? PerceptualHashing.hash(ofDecoded: decoded, method: hashing) }
+            return kept
+        }
+    }
+
+    /// The most bytes a source kept as it is may have: 16 KiB, or half a byte a pixel (a JPEG at the
+    /// thumbnails' quality takes a quarter or less), whichever is more.
+    static func keptBytes(width: Int, height: Int) -> Int { max(16 * 1024, width * height / 2) }
 
     private static func validSide(_ maxSide: Int) throws(ImagingError) -> Int32 {
         guard maxSide > 0, maxSide <= 10_000 else {

@@ -15,6 +15,8 @@ public final class ImageProcessor: Sendable {
     public let webpQuality: Int
     /// The zone of camera times that do not name one (EXIF before 2.31 has no offset).
     public let timeZone: TimeZone
+    /// Whether a source that is already what its thumbnail would be is served as it is (`thumbnail(of:)`).
+    public let keepsReadySources: Bool
     let pool: BlockingPool
 
     /// - Parameters:
@@ -23,15 +25,17 @@ public final class ImageProcessor: Sendable {
     ///   - jpegQuality: quality (1–100) of JPEG thumbnails.
     ///   - webpQuality: quality (1–100) of WebP thumbnails.
     ///   - timeZone: the zone camera times without one are read in, for `info(fileAt:)`.
+    ///   - keepsReadySources: off, every thumbnail is rendered (for `tessera-bench kept-thumbnails`' reference).
     public init(
         maxPixels: Int = 50_000_000, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
-        jpegQuality: Int = 82, webpQuality: Int = 80, timeZone: TimeZone = .current
+        jpegQuality: Int = 82, webpQuality: Int = 80, timeZone: TimeZone = .current, keepsReadySources: Bool = true
     ) {
         self.maxPixels = maxPixels
         self.concurrency = max(1, concurrency)
         self.jpegQuality = min(100, max(1, jpegQuality))
         self.webpQuality = min(100, max(1, webpQuality))
         self.timeZone = timeZone
+        self.keepsReadySources = keepsReadySources
         self.pool = .imaging(size: self.concurrency, name: "imaging")
         // Start libvips now rather than in the first request; a failure is reported by every call.
         try? Vips.ensureStarted()
@@ -72,13 +76,13 @@ public final class ImageProcessor: Sendable {
     /// its thumbnail must be converted to sRGB through its embedded profile.
     func inspect(
         _ format: ImageFormat, profile: Bool = true, open: () -> VipsImagePointer?
-    ) throws(ImagingError) -> (header: ImageHeader, toSRGB: Bool) {
+    ) throws(ImagingError) -> (header: ImageHeader, toSRGB: Bool, plain: Bool) {
         guard let image = open() else { throw .unreadable(Vips.takeError()) }
         defer { g_object_unref(image) }
         let header = try checkedHeader(of: image, format: format)
-        guard profile else { return (header, false) }
+        guard profile else { return (header, false, false) }
         let toSRGB = Vips.blob("icc-profile-data", of: image).map { !ICCProfile.isSRGB($0) } ?? false
-        return (header, toSRGB)
+        return (header, toSRGB, !toSRGB && tessera_is_plain(image) != 0)
     }
 
     /// The header of an opened image, refused when it has more pixels than `maxPixels`.

@@ -19,7 +19,7 @@ public struct ImageHeader: Sendable, Hashable {
 /// Encoded bytes of an image Tessera made, such as a thumbnail.
 public struct RenderedImage: Sendable, Hashable {
     public var data: Data
-    /// `.jpeg` or `.webp`.
+    /// `.jpeg` or `.webp`; `.png` too for a source kept as it is (`ImageProcessor.thumbnail(of:)`).
     public var format: ImageFormat
     public var width: Int
     public var height: Int
