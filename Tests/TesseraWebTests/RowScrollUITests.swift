@@ -2,6 +2,10 @@ import Foundation
 import TesseraWebDriver
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The rows of "All" on a desktop: previous/next buttons, and a mouse wheel that moves a row sideways when a
 /// run of turns starts over it, without ever catching a page scroll that passes over rows.
 @Suite("Rows in a browser", .chromedriver, .serialized)
@@ -103,6 +107,37 @@ struct RowScrollUITests {
                 #expect(try await browser.consoleErrorMessages() == [])
             }
         }
+    }
+
+    /// A row draws the tiles that fill it as its section arrives and the rest (its tail) after (tails.js): in
+    /// the end every result is in its row, in the service's order.
+    @Test(arguments: [(1280, 800, false), (390, 844, true)])
+    func everyResultOfARowIsDrawnInOrder(width: Int, height: Int, mobile: Bool) async throws {
+        try await WebApp.run { app in
+            let url = try #require(URL(string: app.url("/api/search?q=dog&scope=pixabay")))
+            let (data, _) = try await URLSession.shared.data(from: url)
+            let answer = try JSONDecoder().decode(Answer.self, from: data)
+            let expected = try #require(answer.sections.first?.items.map(\.id))
+            try #require(expected.count == 20)
+            try await withBrowser(width: width, height: height, mobile: mobile) { browser in
+                try await Self.openAll(browser, app)
+                let row = "#results section[data-section='pixabay'] .strip .tile"
+                try await browser.waitUntil("the Pixabay row to hold every result") {
+                    try await browser.execute(
+                        "return [...document.querySelectorAll(arguments[0])].map(t => t.dataset.id)", [.string(row)],
+                        as: [String].self) == expected
+                }
+                #expect(try await browser.consoleErrorMessages() == [])
+            }
+        }
+    }
+
+    private struct Answer: Decodable {
+        struct Section: Decodable {
+            struct Item: Decodable { let id: String }
+            let items: [Item]
+        }
+        let sections: [Section]
     }
 
     @Test func aPhoneSwipesAndShowsNoButtons() async throws {

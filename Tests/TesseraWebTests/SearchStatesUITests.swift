@@ -98,9 +98,17 @@ struct SearchStatesUITests {
                     try await browser.waitUntil("the summary") {
                         try await browser.text(of: "#summary").contains("shown with their pictures")
                     }
-                    let tiles = try await browser.tileCount()
-                    let summary = try await browser.text(of: "#summary")
-                    let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                    // Rows draw what the window shows first and the rest when the page is idle (tails.js).
+                    let counts: @Sendable () async throws -> (tiles: Int, summary: String, numbers: [Int]) = {
+                        let summary = try await browser.text(of: "#summary")
+                        let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                        return (try await browser.tileCount(), summary, numbers)
+                    }
+                    try await browser.waitUntil("a tile for every result but the folded copies") {
+                        let (tiles, _, numbers) = try await counts()
+                        return numbers.count == 3 && numbers[0] == tiles + numbers[2]
+                    }
+                    let (tiles, summary, numbers) = try await counts()
                     #expect(numbers.count == 3 && numbers[0] == tiles + numbers[2], "\(tiles) tiles: \(summary)")
                     #expect(
                         summary

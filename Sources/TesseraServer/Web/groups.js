@@ -75,7 +75,7 @@ export class Folding {
     noteEmptyRows() {
         for (const section of this.results.container.querySelectorAll('.section:not(.pending):not(.note)')) {
             const strip = section.querySelector('.strip');
-            if (!strip || strip.querySelector('.tile')) continue;
+            if (!strip || strip.querySelector('.tile') || this.results.tails.holdsAny(strip)) continue;
             section.classList.add('folded');
             strip.replaceWith(h('p', { class: 'fold-note', role: 'note' },
                 'Every picture here is also in a row above, shown once with its other copies.'));

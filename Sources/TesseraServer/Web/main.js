@@ -202,6 +202,7 @@ async function renderGallery(route) {
 
 /** The result shown before (-1) or after (1) `item` in the results (as filtered), with its link. */
 function neighbourLink(item, step) {
+    results.tails.drawAll();
     const links = [...document.querySelectorAll('#results .tile:not([hidden]) a[data-item]')];
     const index = links.findIndex((link) => link.dataset.item === item.id);
     return index < 0 ? null : links[index + step] ?? null;

@@ -6,13 +6,14 @@
 import * as api from './api.js';
 import { $, h, formatNumber, afterNextPaint } from './dom.js';
 import { searchURL } from './router.js';
-import { tile, skeletonTiles, applyShape, markHeld } from './tiles.js';
+import { tile, skeletonTiles, applyShape, markHeld, shapeOf } from './tiles.js';
 import { TagFilter } from './tags.js';
 import { checkedText, failureText, filterNote, showBanner } from './failures.js';
 import { filterKey } from './filters.js';
 import { rowControls } from './rowscroll.js';
 import { icon } from './icons.js';
 import { Folding } from './groups.js';
+import { RowTails, leadingCount } from './tails.js';
 
 /** Sections of the stores (iTunes): covers and icons of one shape each, in columns rather than rows. */
 const STORE_SCOPES = new Set(['movies', 'music', 'apps', 'books']);
@@ -39,6 +40,7 @@ export class Results {
         this.owners = new Map();
         this.layout = localStorage.getItem('tessera.layout') === 'list' ? 'list' : 'grid';
         this.filter = new TagFilter(() => this.applyFilter());
+        this.tails = new RowTails((strip, sectionID, items) => this.drawTail(strip, sectionID, items));
         this.folding = new Folding(this, (item) => {
             const element = this.makeTile(item, this.owners.get(item.id));
             this.filter.apply([element]);
@@ -79,6 +81,7 @@ export class Results {
         /** The section each shown item is in (all the same for one section). */
         this.owners = new Map();
         this.heldBatch = null;
+        this.tails.reset();
         this.folding.reset();
         this.filter.reset(tag);
         this.banners.replaceChildren();
@@ -188,6 +191,8 @@ export class Results {
     // MARK: - All: one strip per section, in the fixed order, filled as sections arrive
 
     startSections(generation) {
+        // Read once a search, while the page is all but empty: how many tiles fill a row (tails.js).
+        this.columns = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--columns')) || 3;
         const slots = new Map();
         for (const section of this.catalog.enabledSections) {
             const layout = STORE_SCOPES.has(section.id) ? 'tiles strip' : 'tiles strip justified';
@@ -242,7 +247,7 @@ export class Results {
             slot.querySelector('.section-head').append(note,
                 h('a', { href: searchURL({ ...this.query, scope: section.id }), 'data-nav': true,
                     'aria-label': `See all ${section.title} results` }, 'See all'),
-                rowControls(strip, section.title));
+                rowControls(strip, section.title, () => this.tails.drawRow(strip)));
             this.updateSummary();
         };
         const finish = () => {
@@ -250,6 +255,7 @@ export class Results {
             for (const [id, slot] of slots) if (!arrived.has(id)) slot.remove();
             if (this.items.size === 0) this.showEmpty();
             this.updateSummary();
+            this.tails.whenIdle();
         };
         this.closeStream = api.streamSearch(this.query.q, 'all', this.query.filters, {
             onSection: place,
@@ -285,17 +291,36 @@ export class Results {
             moved.add(item.id);
             return true;
         });
-        const start = list.children.length;
-        const tiles = fresh.map((item, index) => {
+        for (const item of fresh) {
             this.items.set(item.id, item);
             this.owners.set(item.id, sectionID);
-            return this.makeTile(item, sectionID, start + index < LEADING_TILES);
-        });
-        list.append(...tiles);
+        }
         this.filter.add(fresh.filter((item) => !moved.has(item.id)));
-        this.filter.apply(tiles);
-        this.markHeld(fresh.map((item) => item.id));
+        // A row of "All" draws what fills it; its tail waits (tails.js), unless a tag filter needs every result.
+        const now = list.classList.contains('strip') && !this.filter.tag
+            ? fresh.slice(0, leadingCount(fresh, this.columns, {
+                justified: list.classList.contains('justified'), ratioOf: (item) => shapeOf(item).ratio,
+            }))
+            : fresh;
+        this.tails.hold(list, sectionID, fresh.slice(now.length));
+        const start = list.children.length;
+        const tiles = now.map((item, index) => this.makeTile(item, sectionID, start + index < LEADING_TILES));
+        this.insert(list, tiles);
         return tiles;
+    }
+
+    /** The rest of a row of "All", drawn: those of its items still its own and not folded into another tile. */
+    drawTail(strip, sectionID, items) {
+        const tiles = items
+            .filter((item) => this.owners.get(item.id) === sectionID && !this.folding.folded.has(item.id))
+            .map((item) => this.makeTile(item, sectionID));
+        this.insert(strip, tiles);
+    }
+
+    insert(list, tiles) {
+        list.append(...tiles);
+        this.filter.apply(tiles);
+        this.markHeld(tiles.map((element) => element.dataset.id));
     }
 
     makeTile(item, sectionID, eager = false) {
@@ -315,6 +340,8 @@ export class Results {
 
     /** Folds the copies of one picture among a page's items into one tile each (groups.js). */
     fold(groups) {
+        // A copy still in a row's tail is drawn first, so the group folds where its first copy is.
+        this.tails.drawHolding(groups.flatMap((group) => group.items));
         this.folding.apply(groups);
         this.updateSummary();
     }
@@ -345,12 +372,16 @@ export class Results {
 
     /** Takes an item's tile out of a later section; the section goes when nothing is left in it. */
     release(id, sectionID) {
+        this.tails.drop(id);
         const section = this.container.querySelector(`.section[data-section="${CSS.escape(sectionID)}"]`);
         section?.querySelector(`.tile[data-id="${CSS.escape(id)}"]`)?.remove();
-        if (section && !section.classList.contains('pending') && !section.querySelector('.tile')) section.remove();
+        if (section && !section.classList.contains('pending') && !section.querySelector('.tile')
+            && !this.tails.holdsAny(section.querySelector('.strip'))) section.remove();
     }
 
     applyFilter() {
+        // Every result counts for a tag: the rows' tails are drawn before the filter is.
+        if (this.filter.tag) this.tails.drawAll();
         this.filter.apply(this.container.querySelectorAll('.tile:not(.skeleton)'));
         this.updateSummary();
         if (this.query) this.onTagChange?.(this.filter.tag);

@@ -52,25 +52,51 @@ function pageStart(row, direction) {
     return Math.max(0, (start?.left ?? pad) - pad);
 }
 
+/** Each row's way to set its buttons, by row. */
+const rowButtons = new WeakMap();
+
+// One observer for every row, called once the page is laid out: every row is read before any button is set, as a
+// change to a button would make the next row's read lay the page out again (docs/filters.md).
+const sized = new ResizeObserver((entries) => {
+    const moves = [];
+    for (const { target } of entries) {
+        // A row that left the page reports its size falling to nothing: let it go.
+        if (!target.isConnected) sized.unobserve(target);
+        else moves.push([target, canMove(target, -1), canMove(target, 1)]);
+    }
+    for (const [row, back, forward] of moves) rowButtons.get(row)?.(back, forward);
+});
+
 /**
  * Gives `row` (a `.strip`) its wheel handling and returns its previous/next buttons, labelled with `title`
- * (the section's name), disabled at the row's ends.
+ * (the section's name), disabled at the row's ends. `whole()` puts in whatever the row still holds back
+ * (tails.js), called before a button measures a page.
  */
-export function rowControls(row, title) {
+export function rowControls(row, title, whole = () => {}) {
     const previous = h('button', { type: 'button', class: 'row-nav', 'aria-label': `Previous ${title} results` },
         '‹');
     const next = h('button', { type: 'button', class: 'row-nav', 'aria-label': `Next ${title} results` }, '›');
-    previous.addEventListener('click', () => row.scrollTo({ left: pageStart(row, -1), behavior: 'smooth' }));
-    next.addEventListener('click', () => row.scrollTo({ left: pageStart(row, 1), behavior: 'smooth' }));
-    const update = () => {
-        previous.disabled = !canMove(row, -1);
-        next.disabled = !canMove(row, 1);
+    const page = (direction) => {
+        whole();
+        row.scrollTo({ left: pageStart(row, direction), behavior: 'smooth' });
     };
-    row.addEventListener('scroll', update, { passive: true });
+    previous.addEventListener('click', () => page(-1));
+    next.addEventListener('click', () => page(1));
+    const set = (back, forward) => {
+        previous.disabled = !back;
+        next.disabled = !forward;
+    };
+    rowButtons.set(row, set);
+    row.addEventListener('scroll', () => set(canMove(row, -1), canMove(row, 1)), { passive: true });
     // The observer's first call comes once the row is laid out, before it is painted: asking now would make
-    // the browser lay out the page again for every section as it arrives (docs/filters.md).
-    new ResizeObserver(update).observe(row);
-    new MutationObserver(update).observe(row, { childList: true });
+    // the browser lay out the page again for every section as it arrives.
+    sized.observe(row);
+    // Tiles coming or going change what the row holds, not its size: observed afresh, it is reported once more
+    // after the next layout.
+    new MutationObserver(() => {
+        sized.unobserve(row);
+        sized.observe(row);
+    }).observe(row, { childList: true });
 
     row.addEventListener('wheel', (event) => {
         // Pinch-zoom, a sideways gesture (the browser moves the row itself) or Shift (it does too).
