@@ -28,16 +28,21 @@ struct PaintBench: AsyncParsableCommand {
     @Option(help: "The tessera executable to run.")
     var binary = ".build/release/tessera"
 
+    /// Runs of one build differ by up to 100 ms; two sides of one run share the machine's state.
+    @Option(
+        help: """
+            Another tessera executable, with its own web app beside it, to compare with --binary in paired runs: \
+            both serve at once and two browsers alternate searches between them.
+            """)
+    var versus: String?
+
+    @Option(help: "With --versus: both servers' TESSERA_IMAGE_PREFETCH.")
+    var prefetch = true
+
     func run() async throws {
-        let standIns = StandInSet()
-        for provider in standIns.list { provider.state.delay = .milliseconds(delay) }
-        let server = try await StandInServer.start(standIns.list)
-        // A picture of its own at every address: no search reuses a thumbnail made for another.
-        server.images = StandInImage.distinct(for:)
-        server.imageDelay = .milliseconds(imageDelay)
-        let driver = try await Chromedriver.start()
-        var results: [(String, [PaintSample])] = []
-        do {
+        if let versus { return try await paired(versus) }
+        let results = try await withStandInsAndDriver { server, driver in
+            var results: [(String, [PaintSample])] = []
             let browser = try await Browser.open(driver: driver, width: 1280, height: 800)
             let reference = PaintProbe.referencePage(imageOrigin: server.origin, count: thumbnails)
             // Written into a page of the stand-ins' origin: Chromium does not load loopback images into a data: page.
@@ -54,19 +59,39 @@ struct PaintBench: AsyncParsableCommand {
                 results.append(("Tessera, TESSERA_IMAGE_PREFETCH=\(prefetch)", rows))
             }
             try await browser.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
+            return results
         }
-        await driver.stop()
-        await server.stop()
         report(results)
     }
 
-    /// Runs `tessera serve` on a fresh data folder for `body`, with only the stand-ins as sources.
-    private func withServer<T>(
-        standIns: StandInServer, prefetch: Bool, _ body: (String) async throws -> T
+    /// Runs `body` with the stand-ins, answering searches after `--delay` with a picture of their own at every
+    /// image address (no search reuses a thumbnail made for another), and a chromedriver; stops both after.
+    func withStandInsAndDriver<T>(_ body: (StandInServer, Chromedriver) async throws -> T) async throws -> T {
+        let standIns = StandInSet()
+        for provider in standIns.list { provider.state.delay = .milliseconds(delay) }
+        let server = try await StandInServer.start(standIns.list)
+        server.images = StandInImage.distinct(for:)
+        server.imageDelay = .milliseconds(imageDelay)
+        let result: Result<T, any Error>
+        do {
+            let driver = try await Chromedriver.start()
+            do {
+                result = .success(try await body(server, driver))
+            } catch {
+                result = .failure(error)
+            }
+            await driver.stop()
+        } catch {
+            result = .failure(error)
+        }
+        await server.stop()
+        return try result.get()
+    }
+
+    /// Runs `tessera serve` (`binary`, else `--binary`) on a fresh data folder for `body`, with only the
+    /// stand-ins as sources.
+    func withServer<T>(
+        standIns: StandInServer, prefetch: Bool, binary: String? = nil, _ body: (String) async throws -> T
     ) async throws -> T {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-paint-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -76,7 +101,7 @@ struct PaintBench: AsyncParsableCommand {
         environment["TESSERA_LOG_LEVEL"] = "error"
         environment["TESSERA_IMAGE_PREFETCH"] = prefetch ? "true" : "false"
         environment.merge(BenchSettings.noFairUseLimits) { _, off in off }
-        let child = try await ServerChild.start(binary: binary, environment: environment)
+        let child = try await ServerChild.start(binary: binary ?? self.binary, environment: environment)
         do {
             let result = try await body("http://127.0.0.1:\(child.port)")
             await stop(child)
@@ -100,29 +125,35 @@ struct PaintBench: AsyncParsableCommand {
         try await browser.execute(PaintProbe.install)
         var samples: [PaintSample] = []
         for index in 0..<(searches + 2) {
-            let field = try await browser.waitFor("#q")
-            try await field.clear()
-            // A new query each time: new results, new image addresses, nothing cached anywhere.
-            try await field.sendKeys("paint \(tag) \(UUID().uuidString.prefix(8)) \(index)" + Key.enter)
-            let read = {
-                try await browser.execute(PaintProbe.read, [JSONValue(thumbnails)]).object.map(PaintSample.init)
-            }
-            var sample = try await poll("the window's thumbnails painted", timeout: .seconds(60), read)
-            // Pictures past the window load a little later, or (lazy) not at all: up to 5 s more for the 20th.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while sample.painted < 0 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                sample = try await read() ?? sample
-            }
+            let sample = try await search(browser, "\(tag) \(index)")
             if index >= 2 { samples.append(sample) }
             try await settle(server)
         }
         return samples
     }
 
+    /// One search for a new query (`label` and a random word) typed into `#q` with Return, as the probe saw it.
+    func search(_ browser: Browser, _ label: String) async throws -> PaintSample {
+        let field = try await browser.waitFor("#q")
+        try await field.clear()
+        // A new query each time: new results, new image addresses, nothing cached anywhere.
+        try await field.sendKeys("paint \(UUID().uuidString.prefix(8)) \(label)" + Key.enter)
+        let read = {
+            try await browser.execute(PaintProbe.read, [JSONValue(thumbnails)]).object.map(PaintSample.init)
+        }
+        var sample = try await poll("the window's thumbnails painted", timeout: .seconds(60), read)
+        // Pictures past the window load a little later, or (lazy) not at all: up to 5 s more for the 20th.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while sample.painted < 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            sample = try await read() ?? sample
+        }
+        return sample
+    }
+
     /// Waits until the stand-in image host has had no request for half a second: the previous search's
     /// prefetch and lazy images are done, so they take no CPU from the next search.
-    private func settle(_ server: StandInServer) async throws {
+    func settle(_ server: StandInServer) async throws {
         var last = server.totalImageRequests
         var quietSince = ContinuousClock.now
         while ContinuousClock.now - quietSince < .milliseconds(500) {
@@ -132,7 +163,8 @@ struct PaintBench: AsyncParsableCommand {
         }
     }
 
-    private func report(_ results: [(String, [PaintSample])]) {
+    /// The table; the first row is the reference unless `reference` is false (paired runs).
+    func report(_ results: [(String, [PaintSample])], reference: Bool = true) {
         say("")
         say(
             "Return → \(thumbnails) thumbnails painted, headless Chromium 1280×800, \(searches) searches per row,"
@@ -161,7 +193,7 @@ struct PaintBench: AsyncParsableCommand {
                 + " searches never painted \(thumbnails)); win: every thumbnail in the window painted (\(format(shown)));"
                 + " Elt: that from Element Timing; 1st tile: first result tile drawn; loaded: the window's last image"
                 + " load event; TTFB: its images' time to first byte (medians)")
-        for (name, samples) in results.dropFirst() {
+        for (name, samples) in results.dropFirst(reference ? 1 : 0) {
             let p50 = median(samples.map(\.painted).filter { $0 >= 0 })
             say("goal (\(name)): p50 < 300 ms → \(p50 < 300 ? "met" : "NOT met") (\(format(p50)) ms)")
         }
@@ -189,7 +221,7 @@ struct PaintSample: Sendable {
     }
 }
 
-private func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
+func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
 
 /// The nearest-rank quantile, as `percentile` for durations.
 private func quantile(_ values: [Double], _ fraction: Double) -> Double {
@@ -198,4 +230,4 @@ private func quantile(_ values: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * fraction).rounded(.up)) - 1))]
 }
 
-private func format(_ value: Double) -> String { value < 0 ? "–" : String(format: "%.0f", value) }
+func format(_ value: Double) -> String { value < 0 ? "–" : String(format: "%.0f", value) }

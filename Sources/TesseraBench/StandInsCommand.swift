@@ -12,10 +12,14 @@ struct StandInsCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds every stand-in waits before answering.")
     var delay = 150
 
+    @Flag(help: "A picture of its own at every image address (as the paint benchmark has), not one for all.")
+    var distinct = false
+
     func run() async throws {
         let standIns = StandInSet()
         for provider in standIns.list { provider.state.delay = .milliseconds(delay) }
         let server = try await StandInServer.start(standIns.list)
+        if distinct { server.images = StandInImage.distinct(for:) }
         let exports = server.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // Written at once (print is buffered when piped), so scripts can read it while this runs.
         let text =
