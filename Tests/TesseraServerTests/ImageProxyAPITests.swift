@@ -139,12 +139,17 @@ struct ImageProxyAPITests {
             let response = try await client.execute(uri: url, method: .get, headers: [.accept: "image/jpeg"])
             #expect(response.status == .ok)
             first.set(url, upstreamPath, response.body)
-            // The disk write is behind the answer: wait until it is there.
+            // The disk write is behind the answer: wait until the entry is there, renamed to its own name (a
+            // SHA-256 in hex), not only its folder or the temporary file it is written to.
             let cache = data.appendingPathComponent("image-cache")
-            for _ in 0..<200 where ((try? FileManager.default.subpathsOfDirectory(atPath: cache.path)) ?? []).count < 2
-            {
-                try await Task.sleep(for: .milliseconds(10))
+            let entries = {
+                ((try? FileManager.default.subpathsOfDirectory(atPath: cache.path)) ?? []).filter { path in
+                    let name = URL(fileURLWithPath: path).lastPathComponent
+                    return name.count == 64 && name.allSatisfy(\.isHexDigit)
+                }
             }
+            for _ in 0..<500 where entries().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(!entries().isEmpty)
         }
         let (url, upstreamPath, body) = try #require(first.value)
         #expect(standIns.imageRequests(upstreamPath) == 1)

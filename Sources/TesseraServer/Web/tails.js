@@ -1,6 +1,6 @@
 // The rows of "All" in two parts: a row draws at once the tiles that fill it, and the rest of its results (its
-// tail) once the search is done and the browser is idle, or as soon as something needs them: the row scrolled
-// or focused, a tag filter, a group folding a picture in it. A page of "All" holds about 160 results of which
+// tail) once the search is done and the browser is idle, or as soon as something needs them: the row scrolled,
+// focused or paged, a tag filter, a group folding a picture in it. A page of "All" holds about 160 results of which
 // the window shows a tenth; drawing them all as the sections arrive took the page's main thread from the
 // pictures the person is looking at (docs/web.md, "Rows in two parts").
 
