@@ -90,6 +90,22 @@ static inline int tessera_hash_takes(const VipsImage *image) {
             (image->Type == VIPS_INTERPRETATION_B_W && (image->Bands == 1 || image->Bands == 2)));
 }
 
+/* Every pixel of `image` read in one region on the calling thread and copied out, row after row
+   (VIPS_IMAGE_SIZEOF_IMAGE bytes, to be freed with g_free); NULL on an error. For a small image libvips'
+   pipeline and threads cost more than the decoding. */
+static inline unsigned char *tessera_read_whole(VipsImage *image) {
+    VipsRect all = {0, 0, image->Xsize, image->Ysize};
+    size_t row = VIPS_IMAGE_SIZEOF_LINE(image);
+    VipsRegion *region = vips_region_new(image);
+    unsigned char *copy = NULL;
+    if (region && !vips_region_prepare(region, &all)) {
+        copy = g_malloc(row * (size_t)image->Ysize);
+        for (int y = 0; y < image->Ysize; y++) memcpy(copy + row * y, VIPS_REGION_ADDR(region, 0, y), row);
+    }
+    VIPS_UNREF(region);
+    return copy;
+}
+
 /* The pixels of a JPEG or WebP in `buf`, decoded with the loader's own shrink for a width×height hash, EXIF
    orientation applied: 8-bit sRGB or grey, with alpha if it has one (1 to 4 bands, `*bands`),
    `*out_width`×`*out_height`×`*bands` bytes in `*pixels`, to be freed with g_free. Read in one region on the
@@ -100,7 +116,7 @@ static inline int tessera_hash_pixels_buffer(const void *buf, size_t len, int wi
     int *out_width, int *out_height, int *bands) {
     const char *loader = vips_foreign_find_load_buffer(buf, len);
     VipsImage *header = NULL, *small = NULL, *turned = NULL;
-    VipsRegion *region = NULL;
+    unsigned char *copy;
     int jpeg, webp, orientation, result = -1;
     double shrink;
     if (!loader) {
@@ -137,21 +153,14 @@ static inline int tessera_hash_pixels_buffer(const void *buf, size_t len, int wi
         turned = small;
         g_object_ref(turned);
     }
-    {
-        VipsRect all = {0, 0, turned->Xsize, turned->Ysize};
-        size_t row = VIPS_IMAGE_SIZEOF_LINE(turned);
-        unsigned char *copy;
-        if (!(region = vips_region_new(turned)) || vips_region_prepare(region, &all)) goto done;
-        copy = g_malloc(row * (size_t)turned->Ysize);
-        for (int y = 0; y < turned->Ysize; y++) memcpy(copy + row * y, VIPS_REGION_ADDR(region, 0, y), row);
-        *pixels = copy;
-        *out_width = turned->Xsize;
-        *out_height = turned->Ysize;
-        *bands = turned->Bands;
-    }
+    if (!(copy = tessera_read_whole(turned))) goto done;
+    *pixels = copy;
+    *out_width = turned->Xsize;
+    *out_height = turned->Ysize;
+    *bands = turned->Bands;
     result = 1;
 done:
-    VIPS_UNREF(region); VIPS_UNREF(header); VIPS_UNREF(small); VIPS_UNREF(turned);
+    VIPS_UNREF(header); VIPS_UNREF(small); VIPS_UNREF(turned);
     return result;
 }
 

@@ -40,61 +40,6 @@ static inline VipsImage *tessera_image_new_from_source(VipsSource *source) {
     return vips_image_new_from_source(source, "", NULL);
 }
 
-/* MARK: - Sources kept as they are */
-
-/* Whether an opened JPEG, PNG or WebP can be served as its own thumbnail: one page of 8-bit sRGB or grey
-   (alpha allowed), upright (no EXIF orientation to apply). Reads the header only. */
-static inline int tessera_is_plain(VipsImage *image) {
-    int pages = vips_image_get_n_pages(image);
-    return image->Coding == VIPS_CODING_NONE && image->BandFmt == VIPS_FORMAT_UCHAR &&
-        ((image->Type == VIPS_INTERPRETATION_sRGB && (image->Bands == 3 || image->Bands == 4)) ||
-            (image->Type == VIPS_INTERPRETATION_B_W && (image->Bands == 1 || image->Bands == 2))) &&
-        vips_image_get_orientation(image) <= 1 && pages <= 1;
-}
-
-/* Every pixel of a JPEG (0), PNG (1) or WebP (3) in `buf` decoded into a memory image, a truncated or damaged
-   file an error (`fail_on=truncated`, as thumbnails are read): for a source served as it is, which the browser
-   must be able to draw. Read in one region on the calling thread, as tessera_hash_pixels_buffer does: for a
-   small image libvips' pipeline and threads cost more than the decoding. NULL on an error. */
-static inline VipsImage *tessera_decode_buffer(const void *buf, size_t len, int loader) {
-    VipsImage *lazy = NULL, *memory = NULL;
-    VipsRegion *region = NULL;
-    int failed;
-    switch (loader) {
-    case 0:
-        failed = vips_jpegload_buffer((void *)buf, len, &lazy, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-            VIPS_FAIL_ON_TRUNCATED, NULL);
-        break;
-    case 1:
-        failed = vips_pngload_buffer((void *)buf, len, &lazy, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-            VIPS_FAIL_ON_TRUNCATED, NULL);
-        break;
-    case 3:
-        failed = vips_webpload_buffer((void *)buf, len, &lazy, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-            VIPS_FAIL_ON_TRUNCATED, NULL);
-        break;
-    default:
-        vips_error("tessera", "only JPEG, PNG and WebP are served as they are");
-        return NULL;
-    }
-    if (failed) return NULL;
-    {
-        VipsRect all = {0, 0, lazy->Xsize, lazy->Ysize};
-        size_t row = VIPS_IMAGE_SIZEOF_LINE(lazy);
-        unsigned char *copy;
-        if (!(region = vips_region_new(lazy)) || vips_region_prepare(region, &all)) goto done;
-        copy = g_malloc(row * (size_t)lazy->Ysize);
-        for (int y = 0; y < lazy->Ysize; y++) memcpy(copy + row * y, VIPS_REGION_ADDR(region, 0, y), row);
-        memory = vips_image_new_from_memory_copy(copy, row * (size_t)lazy->Ysize, lazy->Xsize, lazy->Ysize,
-            lazy->Bands, lazy->BandFmt);
-        g_free(copy);
-        if (memory) memory->Type = lazy->Type;
-    }
-done:
-    VIPS_UNREF(region); VIPS_UNREF(lazy);
-    return memory;
-}
-
 /* MARK: - Thumbnails */
 
 /* Shrink-on-load into a box of side×side, never upscaling, EXIF orientation applied. CMYK is converted to
@@ -174,6 +119,49 @@ static inline int tessera_webpsave_buffer(VipsImage *in, void **buf, size_t *len
 /* MARK: - Perceptual hashes: hashing.h */
 
 #include "hashing.h"
+
+/* MARK: - Sources kept as they are (after hashing.h, whose pixel checks and region read they share) */
+
+/* Whether an opened JPEG, PNG or WebP can be served as its own thumbnail: pixels the hash takes as they are
+   (8-bit sRGB or grey, alpha allowed), upright (no EXIF orientation to apply), one page. Reads the header only. */
+static inline int tessera_is_plain(VipsImage *image) {
+    return tessera_hash_takes(image) && vips_image_get_orientation(image) <= 1 && vips_image_get_n_pages(image) <= 1;
+}
+
+/* Every pixel of a JPEG (0), PNG (1) or WebP (3) in `buf` decoded into a memory image, a truncated or damaged
+   file an error (`fail_on=truncated`, as thumbnails are read): for a source served as it is, which the browser
+   must be able to draw. Read on the calling thread (tessera_read_whole). NULL on an error. */
+static inline VipsImage *tessera_decode_buffer(const void *buf, size_t len, int loader) {
+    VipsImage *lazy = NULL, *memory = NULL;
+    unsigned char *copy;
+    int failed;
+    switch (loader) {
+    case 0:
+        failed = vips_jpegload_buffer((void *)buf, len, &lazy, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+            VIPS_FAIL_ON_TRUNCATED, NULL);
+        break;
+    case 1:
+        failed = vips_pngload_buffer((void *)buf, len, &lazy, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+            VIPS_FAIL_ON_TRUNCATED, NULL);
+        break;
+    case 3:
+        failed = vips_webpload_buffer((void *)buf, len, &lazy, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+            VIPS_FAIL_ON_TRUNCATED, NULL);
+        break;
+    default:
+        vips_error("tessera", "only JPEG, PNG and WebP are served as they are");
+        return NULL;
+    }
+    if (failed) return NULL;
+    if ((copy = tessera_read_whole(lazy))) {
+        memory = vips_image_new_from_memory_copy(copy, VIPS_IMAGE_SIZEOF_IMAGE(lazy), lazy->Xsize, lazy->Ysize,
+            lazy->Bands, lazy->BandFmt);
+        g_free(copy);
+        if (memory) memory->Type = lazy->Type;
+    }
+    g_object_unref(lazy);
+    return memory;
+}
 
 /* MARK: - Test fixtures: images made at test time */
 
