@@ -77,7 +77,7 @@ struct KeptThumbnailBench: AsyncParsableCommand {
     /// `count` thumbnails of `sources` in turn (the same bytes again when there are fewer): the median and
     /// 99th percentile of their times, the process's CPU per thumbnail, and how many were the source itself.
     private func measure(_ processor: ImageProcessor, _ sources: [Data]) async throws -> Measured {
-        var times: [Double] = []
+        var times: [Duration] = []
         var kept = 0
         let cpuBefore = clock()
         for index in 0..<count {
@@ -85,12 +85,11 @@ struct KeptThumbnailBench: AsyncParsableCommand {
             let started = ContinuousClock.now
             let thumbnail = try await processor.thumbnail(
                 of: source, maxSide: 400, allowWebP: true, hashing: PerceptualHashing.chosen)
-            times.append((ContinuousClock.now - started).milliseconds)
+            times.append(ContinuousClock.now - started)
             if thumbnail.data.count <= source.count, thumbnail.data.suffix(64) == source.suffix(64) { kept += 1 }
         }
         let cpu = Double(clock() - cpuBefore) / Double(CLOCKS_PER_SEC) * 1000 / Double(count)
-        times.sort()
         return Measured(
-            p50: times[times.count / 2], p99: times[min(times.count - 1, times.count * 99 / 100)], cpu: cpu, kept: kept)
+            p50: percentile(times, 0.5).milliseconds, p99: percentile(times, 0.99).milliseconds, cpu: cpu, kept: kept)
     }
 }

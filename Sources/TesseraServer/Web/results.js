@@ -309,12 +309,13 @@ export class Results {
         return tiles;
     }
 
-    /** The rest of a row of "All", drawn: those of its items still its own and not folded into another tile. */
+    /**
+     * The rest of a row of "All", drawn. A tail holds only the row's own results, none folded away: an item that
+     * moves to an earlier section leaves it (`release`), and a group draws the tails its copies wait in before
+     * it folds (`fold`).
+     */
     drawTail(strip, sectionID, items) {
-        const tiles = items
-            .filter((item) => this.owners.get(item.id) === sectionID && !this.folding.folded.has(item.id))
-            .map((item) => this.makeTile(item, sectionID));
-        this.insert(strip, tiles);
+        this.insert(strip, items.map((item) => this.makeTile(item, sectionID)));
     }
 
     insert(list, tiles) {
