@@ -28,6 +28,17 @@ struct PictureGroupingTests {
             ("https://notflickr.com/photos/a/1", nil),
             ("https://stocksnap.io/photo/XNVBVXO3B7", nil),
             ("not a url at all", nil),
+            // Read by hand when plain, by URLComponents otherwise: both ways must agree.
+            ("https://WWW.Flickr.COM/photos/ann/52345677", "flickr:52345677"),
+            ("http://www.flickr.com/photos/ann/52345677?sizes=l", "flickr:52345677"),
+            ("https://www.flickr.com:443/photos/ann/52345677", "flickr:52345677"),
+            ("https://www.flickr.com/photos/ann/52345677#comments", "flickr:52345677"),
+            ("https://commons.wikimedia.org/w/index.php?title=Special:X&curid=77", "wikimedia:77"),
+            ("https://commons.wikimedia.org/w/index.php?curid=&title=File:A.jpg", "commons-file:A.jpg"),
+            ("https://commons.wikimedia.org/w/index.php?curid", nil),
+            ("https://commons.wikimedia.org/w/index.php?curid=12a", nil),
+            ("https://commons.wikimedia.org/w/index.php?curid=%3412", "wikimedia:412"),
+            ("https:///photos/ann/1", nil),
         ]
         for (page, key) in cases {
             let item = image(.openverse, "4bc43a04-ef46-4544-a0c1-000000000001", page: page)
@@ -112,6 +123,50 @@ struct PictureGroupingTests {
         #expect(
             PictureGrouping.permissiveness(Licenses.fromID("cc-by-nc-4.0"))
                 > PictureGrouping.permissiveness(Licenses.unknown()))
+    }
+
+    /// A search groups each section as it arrives (`PictureGrouper`); whatever order they come in, the groups
+    /// are those of the whole page in its order.
+    @Test func sectionsGroupedAsTheyArriveGiveThePagesGroups() {
+        let parts: [[Item]] = [
+            [
+                image(.pixabay, "p1", license: "pixabay"), image(.pixabay, "p2", license: "pixabay"),
+                image(.pixabay, "p3", license: "pixabay"),
+            ],
+            [
+                image(.flickr, "111", page: "https://www.flickr.com/photos/ann/111", license: "cc-by-nc-2.0"),
+                image(.flickr, "222", page: "https://www.flickr.com/photos/ann/222", license: "cc-by-2.0"),
+            ],
+            [
+                image(.openverse, "a", page: "https://www.flickr.com/photos/x/111", license: "cc0"),
+                image(
+                    .openverse, "b", page: "https://commons.wikimedia.org/w/index.php?curid=333", license: "cc-by-4.0"),
+                image(.openverse, "c", page: "https://www.flickr.com/photos/x/222", license: "cc-by-2.0"),
+            ],
+            [
+                image(.wikimedia, "333", page: "https://commons.wikimedia.org/wiki/File:K.jpg", license: "cc-by-4.0"),
+                image(.wikimedia, "444", license: "cc-by-sa-4.0"), image(.pixabay, "p1", license: "pixabay"),
+            ],
+        ]
+        // p1 looks like Flickr 111, so the 111 group takes a look to join (Pixabay's licence and CC0 tie: the
+        // photo's own service wins over Openverse's copy); p2 looks like Commons 444; p3 like nothing; Flickr 222
+        // and Commons 333 join their Openverse copies by identity alone. p1 is listed twice, first in part 0.
+        let hashes: [ItemID: PerceptualHash] = [
+            parts[0][0].id: hash(0), parts[1][0].id: hash(1), parts[0][1].id: hash(0xFFFF_0000),
+            parts[3][1].id: hash(0xFFFF_0001), parts[0][2].id: hash(~0),
+        ]
+        let expected = [
+            ["pixabay:p1", "flickr:111", "openverse:a"], ["pixabay:p2", "wikimedia:444"],
+            ["flickr:222", "openverse:c"], ["wikimedia:333", "openverse:b"],
+        ]
+        let whole = PictureGrouping.groups(of: parts.flatMap { $0 }, hashes: hashes)
+        #expect(whole.map { $0.members.map(\.description) } == expected)
+        #expect(whole.map(\.byLook) == [true, true, false, false])
+        for order in [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2], [3, 0, 2, 1]] {
+            var grouper = PictureGrouper()
+            for part in order { grouper.add(parts[part], part: part, hashes: hashes) }
+            #expect(grouper.groups() == whole, "parts in the order \(order)")
+        }
     }
 
     @Test func hashesReadBackFromTheirHexForm() throws {

@@ -53,10 +53,11 @@ final class FirstOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// One deadline for several operations that end together (a search's sections), each run as `withDeadline`
-/// describes, with one timer between them (`withDeadline` is one operation on one of these). On Linux a sleeping task's timer stays armed in Dispatch until its
-/// time comes, even once the task is cancelled: a timer per section kept eight timers a search alive for the
-/// whole source time limit, and Dispatch's timer thread took about a sixth of a busy server's CPU.
+/// One deadline for several operations that end together, each run as `withDeadline` describes, with one timer
+/// between them (`withDeadline` is one operation on one of these). On Linux a sleeping task's timer stays armed
+/// in Dispatch until its time comes, even once the task is cancelled: a timer per section of a search kept eight
+/// timers a search alive for the whole source time limit, and Dispatch's timer thread took about a sixth of a
+/// busy server's CPU. (A search's sections now share one timer through `SearchService` itself.)
 public final class SharedDeadline: Sendable {
     public let instant: ContinuousClock.Instant
 

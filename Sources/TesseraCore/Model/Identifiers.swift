@@ -52,8 +52,11 @@ public enum SectionID: String, Sendable, Codable, CaseIterable, Hashable, Compar
     }
 
     public static func < (lhs: SectionID, rhs: SectionID) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.order < rhs.order
     }
+
+    /// The section's place in display order, from 0.
+    public var order: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 /// What a search covers: every enabled source at once, or one section.

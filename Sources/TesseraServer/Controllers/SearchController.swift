@@ -43,22 +43,23 @@ struct SearchController<Context: ConnectionRequestContext> {
     private func whole(_ request: Request) async throws -> Response {
         let started = ContinuousClock.now
         let searchRequest = try validated(request)
-        var sections: [(id: SectionID, items: [Item], json: ByteBuffer)] = []
-        // What grouping needs of each section (known hashes, identities) is read as it arrives, while slower
-        // sources are still working; from its items as the service gave them, so no signature is checked. In
-        // line rather than in a task of its own, which waited for a thread behind this one's linking: hashes
-        // are in memory or, for pictures never hashed (most), known absent without asking the database.
-        var known = PageGrouping()
+        var sections: [(id: SectionID, json: ByteBuffer)] = []
+        // Each section is grouped with those before it as it arrives, while slower sources are still working
+        // (`PictureGrouper`): from its items as the service gave them, so no signature is checked. Hashes are in
+        // memory or, for pictures never hashed (most), known absent without asking the database. Meanwhile a
+        // child task signs and encodes the section on the machine's other core: after the slowest source, the
+        // two halves of its section's work overlap (docs/search.md, "Seventh session").
+        var grouper = PictureGrouper()
         var slowestSource = Duration.zero
         await search.sections(searchRequest) { section in
             slowestSource = max(slowestSource, section.sourceTime ?? .zero)
-            known.merge(await PageGrouping.read(section.items, proxy))
-            sections.append((section.id, section.items, JSONBody.sectionBuffer(section.linkingImages(with: linker))))
+            async let json = JSONBody.sectionBuffer(section.linkingImages(with: linker))
+            let known = await PageGrouping.read(section.items, proxy)
+            grouper.add(section.items, part: section.id.order, hashes: known.hashes, identities: known.identities)
+            sections.append((section.id, await json))
         }
         sections.sort { $0.id < $1.id }
-        let groups = PictureGrouping.groups(
-            of: sections.flatMap(\.items), hashes: known.hashes, identities: known.identities
-        ).map(SearchResponse.Group.init)
+        let groups = grouper.groups().map(SearchResponse.Group.init)
         let body = JSONBody.searchResponse(
             query: searchRequest.query, scope: searchRequest.scope.rawValue, page: searchRequest.page,
             encodedSections: sections.map(\.json), groups: groups)
@@ -127,10 +128,5 @@ struct PageGrouping: Sendable {
         var read = PageGrouping(hashes: await proxy.thumbnailHashes(of: items))
         for item in items where item.kind == .image { read.identities[item.id] = PictureIdentity.keys(of: item) }
         return read
-    }
-
-    mutating func merge(_ other: PageGrouping) {
-        hashes.merge(other.hashes) { first, _ in first }
-        identities.merge(other.identities) { first, _ in first }
     }
 }
