@@ -183,8 +183,8 @@ public struct SearchService: Sendable {
         return result
     }
 
-    /// What a source's call threw, as the section's error: sources throw `SourceError`; a cancelled call
-    /// is a timeout (the time limit cancels it).
+    /// What a source's call threw, as the section's (or the item's) error: sources throw `SourceError`; a
+    /// cancelled call is a timeout (the time limit cancels it).
     private static func sourceError(_ error: any Error, _ source: SourceID, timeout: Duration) -> SourceError {
         if let error = error as? SourceError { return error }
         if error is CancellationError { return .timeout(source, seconds: timeout.seconds) }
@@ -199,12 +199,8 @@ public struct SearchService: Sendable {
         let timedOut = { @Sendable in SourceError.timeout(source, seconds: limit.seconds) as any Error }
         do {
             return try await withDeadline(.now + limit, timedOut: timedOut, operation)
-        } catch let error as SourceError {
-            throw error
-        } catch is CancellationError {
-            throw .timeout(source, seconds: limit.seconds)
         } catch {
-            throw .badResponse(source, detail: String(describing: error))
+            throw Self.sourceError(error, source, timeout: limit)
         }
     }
 }

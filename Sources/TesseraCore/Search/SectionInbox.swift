@@ -16,8 +16,10 @@ final class SectionInbox: Sendable {
     }
 
     private let state: Mutex<State>
+    private let count: Int
 
     init(count: Int) {
+        self.count = count
         state = Mutex(State(settled: Array(repeating: false, count: count)))
     }
 
@@ -45,23 +47,7 @@ final class SectionInbox: Sendable {
 
     /// Settles every section not settled yet with `make(index)`; returns their indices.
     func settleRest(_ make: (Int) -> SectionResult) -> [Int] {
-        let (indices, waiter, first) = state.withLock {
-            state -> ([Int], CheckedContinuation<SectionResult?, Never>?, SectionResult?) in
-            let indices = state.settled.indices.filter { !state.settled[$0] }
-            var results = indices.map(make)
-            for index in indices { state.settled[index] = true }
-            guard let waiter = state.waiter, !results.isEmpty else {
-                state.ready += results
-                return (indices, nil, nil)
-            }
-            state.waiter = nil
-            state.taken += 1
-            let first = results.removeFirst()
-            state.ready += results
-            return (indices, waiter, first)
-        }
-        if let waiter { waiter.resume(returning: first) }
-        return indices
+        (0..<count).filter { !isSettled($0) && settle($0, make($0)) }
     }
 
     /// The next section to settle, or `nil` once every one has been taken. One caller at a time.
