@@ -10,10 +10,10 @@ import TesseraCore
 /// background task writes the queue to SQLite in order, so a cache write never delays a search, even
 /// when SQLite checkpoints its WAL. A cache failure is logged and treated as a miss: it never fails a search.
 ///
-/// The queue is written a quarter of a second at a time, in one transaction, rather than as each answer
-/// comes: waking the writer for each one, and its insert on the machine's other core, added ~0.3 ms to the
-/// slowest section of a search (docs/search.md, "Seventh session"). An answer not yet written when the
-/// process dies is only a cache miss.
+/// The queue is written a quarter of a second at a time, in one transaction, once 20 ms have passed without
+/// a new answer, rather than as each answer comes: waking the writer for each one, and its insert on the
+/// machine's other core, added ~0.3 ms to the slowest section of a search (docs/search.md, "Seventh
+/// session"). An answer not yet written when the process dies is only a cache miss.
 ///
 /// The keys and their expiry dates are also kept in memory (read once at start), so a miss, the common
 /// case for a new search, costs a dictionary lookup rather than a trip to SQLite. Answers another process
@@ -32,22 +32,31 @@ public final class ResponseCacheStore: ResponseCacheStoring {
         case flush(CheckedContinuation<Void, Never>)
     }
 
-    /// Answers stored and not yet handed to the writer.
+    /// Answers stored and not yet handed to the writer, and when the last one came.
     private final class Pending: Sendable {
-        private let entries = Mutex<[Entry]>([])
+        private let state = Mutex<(entries: [Entry], last: ContinuousClock.Instant)>(([], .now))
 
-        func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
-        var isEmpty: Bool { entries.withLock { $0.isEmpty } }
+        func append(_ entry: Entry) {
+            state.withLock { state in
+                state.entries.append(entry)
+                state.last = .now
+            }
+        }
+        var isEmpty: Bool { state.withLock { $0.entries.isEmpty } }
+        var sinceLast: Duration { .now - state.withLock { $0.last } }
         func take() -> [Entry] {
-            entries.withLock { entries in
-                defer { entries = [] }
-                return entries
+            state.withLock { state in
+                defer { state.entries = [] }
+                return state.entries
             }
         }
     }
 
     /// How often the queue is written.
     static let writeInterval = Duration.milliseconds(250)
+    /// How long no answer must have come before the queue is written, a few times at most: an answer's coming
+    /// is when its search's last section is being finished, on the machine's other core.
+    static let lull = Duration.milliseconds(20)
 
     private let database: AppDatabase
     private let logger: Logger
@@ -92,6 +101,7 @@ public final class ResponseCacheStore: ResponseCacheStoring {
         ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.writeInterval)
+                for _ in 0..<5 where pending.sinceLast < Self.lull { try? await Task.sleep(for: Self.lull) }
                 if !pending.isEmpty { jobs.yield(.write) }
             }
         }
