@@ -290,6 +290,7 @@ let package = Package(
             dependencies: [
                 "TesseraImageProxy", "TesseraCore", "TesseraStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

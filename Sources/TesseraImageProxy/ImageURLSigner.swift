@@ -8,40 +8,59 @@ import TesseraCore
 /// so the image proxy fetches only addresses the server itself handed out: it is not an open proxy.
 /// The source URL travels base64url-encoded in the path, so a URL is self-contained and cacheable forever.
 public struct ImageURLSigner: ImageLinking {
-    private let prototype: Prototype
+    private let hmac: PrekeyedHMAC
 
     public init(secret: Data) {
-        prototype = Prototype(HMAC<SHA256>(key: SymmetricKey(data: secret)))
+        hmac = PrekeyedHMAC(key: secret)
     }
 
-    /// An HMAC already keyed, copied for each URL: keying hashes the secret, and every image URL of every
-    /// result is signed. `HMAC` is a value type that is not marked `Sendable`; this one is only ever copied.
-    private final class Prototype: @unchecked Sendable {
-        let hmac: HMAC<SHA256>
-        init(_ hmac: HMAC<SHA256>) { self.hmac = hmac }
-    }
-
-    private func code(_ message: some DataProtocol) -> HMAC<SHA256>.MAC {
-        var hmac = prototype.hmac
-        hmac.update(data: message)
-        return hmac.finalize()
-    }
-
-    /// Written byte by byte into one buffer: every image address of every search result is made here (three
-    /// or four an item), on the answer's path.
-    public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
-        var path: [UInt8] = []
-        path.reserveCapacity(upstreamURL.utf8.count * 4 / 3 + 64)
-        path.append(contentsOf: "/img/".utf8)
-        path.append(contentsOf: variant.rawValue.utf8)
-        path.append(UInt8(ascii: "/"))
-        code(Self.message(upstreamURL, variant)).withUnsafeBytes {
-            Base64URL.append($0.bindMemory(to: UInt8.self), to: &path)
+    /// The code of `purpose`, a newline, and `url`: what is signed names the purpose (an image variant, or
+    /// `media`) beside the URL, so a signature made for one route or size is worthless for another.
+    private func code(_ url: UnsafeBufferPointer<UInt8>, purpose: String) -> SHA256.Digest {
+        var purpose = purpose
+        return purpose.withUTF8 { purpose in
+            withUnsafeBytes(of: UInt8(ascii: "\n")) { newline in
+                hmac.code(UnsafeRawBufferPointer(purpose), newline, UnsafeRawBufferPointer(url))
+            }
         }
-        path.append(UInt8(ascii: "/"))
+    }
+
+    private func code(_ url: String, purpose: String) -> SHA256.Digest {
+        var url = url
+        return url.withUTF8 { code($0, purpose: purpose) }
+    }
+
+    /// Written straight into the string's storage: every image address of every search result is made here
+    /// (three or four an item), on the answer's path. The message goes to the HMAC in its two parts as raw
+    /// bytes, which spares `DataProtocol`'s generic walk over regions, the largest part of a signature's cost
+    /// before (docs/search.md, "Eighth session").
+    public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
+        var purpose = variant.rawValue
         var source = upstreamURL
-        source.withUTF8 { Base64URL.append($0, to: &path) }
-        return String(decoding: path, as: UTF8.self)
+        return source.withUTF8 { url in
+            let mac = code(url, purpose: purpose)
+            return purpose.withUTF8 { purpose in
+                // "/img/" variant "/" signature "/" source
+                let length = 5 + purpose.count + 1 + Base64URL.length(32) + 1 + Base64URL.length(url.count)
+                return String(unsafeUninitializedCapacity: length) { output in
+                    var at = 0
+                    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        _ = UnsafeMutableBufferPointer(rebasing: output[at...]).initialize(from: bytes)
+                        at += bytes.count
+                    }
+                    let prefix: StaticString = "/img/"
+                    put(UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+                    put(purpose)
+                    output[at] = UInt8(ascii: "/")
+                    at += 1
+                    mac.withUnsafeBytes { at += Base64URL.write($0.bindMemory(to: UInt8.self), into: output, at: at) }
+                    output[at] = UInt8(ascii: "/")
+                    at += 1
+                    at += Base64URL.write(url, into: output, at: at)
+                    return at
+                }
+            }
+        }
     }
 
     /// The source URL a signed path stands for, or `nil` when the signature does not match.
@@ -49,23 +68,9 @@ public struct ImageURLSigner: ImageLinking {
         guard let signatureData = Base64URL.decode(signature), let urlData = Base64URL.decode(encodedURL),
             let url = String(data: urlData, encoding: .utf8)
         else { return nil }
-        let message = Self.message(url, variant)
-        // `MAC == Data` compares in constant time, so timing does not reveal how much of a forgery matched.
-        guard code(message) == signatureData else { return nil }
+        // `Digest == Data` compares in constant time, so timing does not reveal how much of a forgery matched.
+        guard code(url, purpose: variant.rawValue) == signatureData else { return nil }
         return url
-    }
-
-    private static func message(_ url: String, _ variant: ImageVariant) -> [UInt8] {
-        message(url, purpose: variant.rawValue)
-    }
-
-    /// What is signed: the purpose (an image variant, or `media`) and the URL, so a signature made for one
-    /// route or size is worthless for another.
-    private static func message(_ url: String, purpose: String) -> [UInt8] {
-        var message = Array(purpose.utf8)
-        message.append(UInt8(ascii: "\n"))
-        message.append(contentsOf: url.utf8)
-        return message
     }
 
     // MARK: - Media previews
@@ -75,7 +80,7 @@ public struct ImageURLSigner: ImageLinking {
 
     /// `/media/{signature}/{source}`: a preview clip played through `MediaProxy`.
     public func linkMedia(_ upstreamURL: String) -> String? {
-        let signature = Base64URL.encode(Array(code(Self.message(upstreamURL, purpose: Self.mediaPurpose))))
+        let signature = Base64URL.encode(Array(code(upstreamURL, purpose: Self.mediaPurpose)))
         return "/media/\(signature)/\(Base64URL.encode(upstreamURL.utf8))"
     }
 
@@ -84,7 +89,7 @@ public struct ImageURLSigner: ImageLinking {
         guard let signatureData = Base64URL.decode(signature), let urlData = Base64URL.decode(encodedURL),
             let url = String(data: urlData, encoding: .utf8)
         else { return nil }
-        guard code(Self.message(url, purpose: Self.mediaPurpose)) == signatureData else { return nil }
+        guard code(url, purpose: Self.mediaPurpose) == signatureData else { return nil }
         return url
     }
 }
@@ -92,36 +97,53 @@ public struct ImageURLSigner: ImageLinking {
 /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5), on bytes: every image URL of every
 /// search result goes through here, so it avoids Foundation's string replacing.
 enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        for index in 0..<64 { table[Int(alphabet.utf8Start[index])] = UInt8(index) }
         return table
     }()
 
     static func encode(_ data: some Collection<UInt8>) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity((data.count * 4 + 2) / 3)
         let bytes = Array(data)
-        bytes.withUnsafeBufferPointer { append($0, to: &output) }
-        return String(decoding: output, as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(unsafeUninitializedCapacity: length(bytes.count)) { write(bytes, into: $0, at: 0) }
+        }
     }
 
-    /// `bytes` encoded, added to the end of `output`.
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    /// The length of `count` bytes encoded, without padding.
+    static func length(_ count: Int) -> Int { (count * 4 + 2) / 3 }
+
+    /// `bytes` encoded into `output` from `start`, which has room for `length(bytes.count)`; returns that length.
+    static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, at start: Int
+    ) -> Int {
+        let symbols = alphabet.utf8Start
+        var at = start
         var index = 0
-        while index < bytes.count {
-            let left = bytes.count - index
-            let bits =
-                UInt32(bytes[index]) << 16 | (left > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
-                | (left > 2 ? UInt32(bytes[index + 2]) : 0)
-            output.append(alphabet[Int(bits >> 18 & 63)])
-            output.append(alphabet[Int(bits >> 12 & 63)])
-            if left > 1 { output.append(alphabet[Int(bits >> 6 & 63)]) }
-            if left > 2 { output.append(alphabet[Int(bits & 63)]) }
+        // Whole groups of three bytes first, then the one or two left over.
+        while index + 3 <= bytes.count {
+            let bits = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            output[at] = symbols[Int(bits >> 18 & 63)]
+            output[at + 1] = symbols[Int(bits >> 12 & 63)]
+            output[at + 2] = symbols[Int(bits >> 6 & 63)]
+            output[at + 3] = symbols[Int(bits & 63)]
+            at += 4
             index += 3
         }
+        let left = bytes.count - index
+        if left > 0 {
+            let bits = UInt32(bytes[index]) << 16 | (left > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+            output[at] = symbols[Int(bits >> 18 & 63)]
+            output[at + 1] = symbols[Int(bits >> 12 & 63)]
+            at += 2
+            if left > 1 {
+                output[at] = symbols[Int(bits >> 6 & 63)]
+                at += 1
+            }
+        }
+        return at - start
     }
 
     /// The bytes, or `nil` for anything that is not unpadded base64url.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TesseraCore
 import Testing
@@ -33,6 +34,40 @@ import Testing
         #expect(signer.verify(variant: .thumb, signature: "", encodedURL: encoded) == nil)
         let otherSecret = ImageURLSigner(secret: Data(repeating: 8, count: 32))
         #expect(otherSecret.verify(variant: .thumb, signature: signature, encodedURL: encoded) == nil)
+    }
+
+    /// The signature is Swift Crypto's HMAC-SHA256 of "variant\nURL": addresses made before the signer
+    /// computed it itself still verify, and the proxy accepts nothing it would not have.
+    @Test func signatureIsHMACSHA256OfVariantAndURL() throws {
+        let secret = Data((0..<32).map { UInt8($0 * 7 & 255) })
+        let signer = ImageURLSigner(secret: secret)
+        for variant in ImageVariant.allCases {
+            let (_, signature, encoded) = parts(signer.link(source, variant: variant))
+            let expected = HMAC<SHA256>.authenticationCode(
+                for: Data("\(variant.rawValue)\n\(source)".utf8), using: SymmetricKey(data: secret))
+            #expect(signature == Base64URL.encode(Array(expected)))
+            #expect(encoded == Base64URL.encode(Array(source.utf8)))
+        }
+    }
+
+    @Test func prekeyedHMACMatchesSwiftCryptoForEveryKeyAndMessageLength() {
+        var generator = SplitMix64(seed: 11)
+        // Keys shorter than, as long as and longer than SHA-256's 64-byte block (a long key is hashed first).
+        for keyLength in [0, 1, 31, 32, 63, 64, 65, 200] {
+            let key = (0..<keyLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let hmac = PrekeyedHMAC(key: key)
+            for messageLength in [0, 1, 55, 56, 64, 119, 300] {
+                let message = (0..<messageLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let split = messageLength / 3
+                let code = message.withUnsafeBytes { bytes in
+                    hmac.code(
+                        UnsafeRawBufferPointer(rebasing: bytes[..<split]),
+                        UnsafeRawBufferPointer(rebasing: bytes[split...]))
+                }
+                let expected = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key))
+                #expect(Array(code) == Array(expected), "key \(keyLength) bytes, message \(messageLength)")
+            }
+        }
     }
 
     @Test func base64URLMatchesFoundationForEveryLength() {

@@ -57,12 +57,13 @@ extension Item {
     public func linkingImages(with linker: any ImageLinking) -> Item {
         var copy = self
         // `full` is nearly always one of `sizes` too: sign each original once.
-        var originals: [String: String] = [:]
+        // A list, not a dictionary: an item has a few sizes, and hashing each address cost more than comparing.
+        var originals: [(url: String, linked: String)] = []
         func link(_ url: String, _ variant: ImageVariant) -> String {
             guard variant == .original else { return linker.link(url, variant: variant) }
-            if let linked = originals[url] { return linked }
+            if let known = originals.first(where: { $0.url == url }) { return known.linked }
             let linked = linker.link(url, variant: .original)
-            originals[url] = linked
+            originals.append((url, linked))
             return linked
         }
         func linked(_ ref: ImageRef?, _ variant: ImageVariant) -> ImageRef? {

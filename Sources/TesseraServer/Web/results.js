@@ -77,6 +77,9 @@ export class Results {
         const generation = ++this.generation;
         this.query = { q, scope, filters };
         this.controller = new AbortController();
+        // The request leaves first: clearing the last results and drawing the skeleton rows take the page a few
+        // milliseconds, which the answer need not wait for (docs/filters.md, "Ninth session").
+        const sections = scope === 'all' ? this.openSections(generation) : null;
         this.items.clear();
         /** The section each shown item is in (all the same for one section). */
         this.owners = new Map();
@@ -95,8 +98,8 @@ export class Results {
         this.loading = false;
         this.updatePager();
         document.title = `${q} · Tessera`;
-        if (scope === 'all') {
-            this.startSections(generation);
+        if (sections) {
+            this.startSections(generation, sections);
         } else {
             // Photos in justified rows, each in its own proportions; the stores' covers and icons in columns.
             const layout = STORE_SCOPES.has(scope) ? 'tiles grid' : 'tiles grid justified';
@@ -190,7 +193,33 @@ export class Results {
 
     // MARK: - All: one strip per section, in the fixed order, filled as sections arrive
 
-    startSections(generation) {
+    /**
+     * Starts the stream of "All"; what it calls is set by `startSections`, which runs before anything arrives
+     * (every call comes from a later task: the stream's answer).
+     */
+    openSections(generation) {
+        const handlers = {};
+        this.closeStream = api.streamSearch(this.query.q, 'all', this.query.filters, {
+            onSection: (section) => handlers.place(section),
+            onGroups: (groups) => { if (this.isCurrent(generation)) this.fold(groups); },
+            onDone: () => handlers.finish(),
+            // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
+            onFailure: async () => {
+                if (!this.isCurrent(generation)) return;
+                try {
+                    const answer = await api.search(this.query.q, 'all', 1, this.controller.signal, this.query.filters);
+                    answer.sections.forEach(handlers.place);
+                } catch (error) {
+                    if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
+                    this.showBanner(error.message, false);
+                }
+                handlers.finish();
+            },
+        });
+        return handlers;
+    }
+
+    startSections(generation, handlers) {
         // Read once a search, while the page is all but empty: how many tiles fill a row (tails.js).
         this.columns = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--columns')) || 3;
         const slots = new Map();
@@ -257,23 +286,8 @@ export class Results {
             this.updateSummary();
             this.tails.whenIdle();
         };
-        this.closeStream = api.streamSearch(this.query.q, 'all', this.query.filters, {
-            onSection: place,
-            onGroups: (groups) => { if (this.isCurrent(generation)) this.fold(groups); },
-            onDone: finish,
-            // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
-            onFailure: async () => {
-                if (!this.isCurrent(generation)) return;
-                try {
-                    const answer = await api.search(this.query.q, 'all', 1, this.controller.signal, this.query.filters);
-                    answer.sections.forEach(place);
-                } catch (error) {
-                    if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
-                    this.showBanner(error.message, false);
-                }
-                finish();
-            },
-        });
+        handlers.place = place;
+        handlers.finish = finish;
     }
 
     // MARK: - Shared

@@ -166,9 +166,10 @@ public struct OpenverseClient: MediaSource {
         switch code {
         case "pdm": name = "Public Domain Mark"
         case "cc0": name = "CC0"
-        // The standard library's `replacing`: Foundation's `replacingOccurrences` goes through NSString on
-        // Linux, slow enough to show in every page's mapping.
-        default: name = "CC " + code.uppercased().replacing("SAMPLING", with: "Sampling")
+        case "sampling+": name = "CC Sampling+"
+        case "nc-sampling+": name = "CC NC-Sampling+"
+        // Upper case is all the other codes need: a `replacing` for the two above showed in every page's mapping.
+        default: name = "CC " + code.uppercased()
         }
         let fixedVersion = code == "pdm" || code == "cc0" || retired.contains(code)
         if let version = fixedVersion ? "1.0" : nonEmpty(version) { name += " \(version)" }
