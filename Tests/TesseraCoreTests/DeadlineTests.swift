@@ -54,33 +54,15 @@ struct DeadlineTests {
         }
     }
 
-    /// A search's sections share one timer: each one that outlives it fails at the deadline, the others give
-    /// their own results, and an operation started after it passed fails at once.
-    @Test(.timeLimit(.minutes(1))) func operationsSharingADeadlineEachEndByIt() async throws {
-        let deadline = SharedDeadline(.now + .milliseconds(200))
-        let (stuck, alsoStuck) = (Gate(), Gate())
-        let first = Task {
-            try await deadline.run(timedOut: { TimedOut() }) {
-                await stuck.wait()
-                return 1
+    /// A deadline already passed fails at once, and the operation is never started.
+    @Test func aDeadlineAlreadyPassedFailsWithoutStartingTheWork() async {
+        let started = Mutex(false)
+        await #expect(throws: TimedOut.self) {
+            try await withDeadline(.now - .milliseconds(1), timedOut: { TimedOut() }) {
+                started.withLock { $0 = true }
+                return 4
             }
         }
-        let second = Task {
-            try await deadline.run(timedOut: { TimedOut() }) {
-                await alsoStuck.wait()
-                return 2
-            }
-        }
-        #expect(try await deadline.run(timedOut: { TimedOut() }) { 3 } == 3)
-        struct Broken: Error {}
-        await #expect(throws: Broken.self) {
-            try await deadline.run(timedOut: { TimedOut() }) { () async throws -> Int in throw Broken() }
-        }
-        await #expect(throws: TimedOut.self) { try await first.value }
-        await #expect(throws: TimedOut.self) { try await second.value }
-        #expect(ContinuousClock.now >= deadline.instant)
-        await #expect(throws: TimedOut.self) { try await deadline.run(timedOut: { TimedOut() }) { 4 } }
-        stuck.open()
-        alsoStuck.open()
+        #expect(started.withLock { $0 } == false)
     }
 }

@@ -2,14 +2,31 @@ import Synchronization
 
 /// Runs `operation` until `deadline`. At the deadline it returns `timedOut()`'s error at once and cancels
 /// the operation without waiting for it to notice: a task group would wait, and some work (a TCP connect
-/// stuck in the kernel, inside an HTTP client) only notices at its own, later timeout.
+/// stuck in the kernel, inside an HTTP client) only notices at its own, later timeout. A deadline already
+/// passed is `timedOut()` at once, without starting the operation.
+///
+/// The timer is cancelled as soon as the operation ends: on Linux a sleeping task's timer otherwise stays
+/// armed in Dispatch until its time comes. (A search's sections share one timer through `SearchService`.)
 public func withDeadline<T: Sendable>(
     _ deadline: ContinuousClock.Instant, timedOut: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let shared = SharedDeadline(deadline)
-    defer { shared.finish() }
-    return try await shared.run(timedOut: timedOut, operation)
+    guard deadline > .now else { throw timedOut() }
+    let outcome = FirstOutcome<T>()
+    let timer = Task {
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        if !Task.isCancelled { outcome.settle(.failure(timedOut())) }
+    }
+    let work = Task { await outcome.settle { try await operation() } }
+    defer {
+        timer.cancel()
+        work.cancel()
+    }
+    return try await withTaskCancellationHandler {
+        try await outcome.value
+    } onCancel: {
+        outcome.settle(.failure(CancellationError()))
+    }
 }
 
 /// The first result handed in wins; whoever waits gets it, whether it came before or after they asked.
@@ -50,75 +67,5 @@ final class FirstOutcome<T: Sendable>: Sendable {
                 if let ready { continuation.resume(with: ready) }
             }
         }
-    }
-}
-
-/// One deadline for several operations that end together, each run as `withDeadline` describes, with one timer
-/// between them (`withDeadline` is one operation on one of these). On Linux a sleeping task's timer stays armed
-/// in Dispatch until its time comes, even once the task is cancelled: a timer per section of a search kept eight
-/// timers a search alive for the whole source time limit, and Dispatch's timer thread took about a sixth of a
-/// busy server's CPU. (A search's sections now share one timer through `SearchService` itself.)
-public final class SharedDeadline: Sendable {
-    public let instant: ContinuousClock.Instant
-
-    private struct State {
-        var passed = false
-        var waiting: [Int: @Sendable () -> Void] = [:]
-        var next = 0
-        var timer: Task<Void, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    public init(_ instant: ContinuousClock.Instant) {
-        self.instant = instant
-        let timer = Task { [weak self] in
-            try? await Task.sleep(until: instant, clock: .continuous)
-            if !Task.isCancelled { self?.pass() }
-        }
-        state.withLock { $0.timer = timer }
-    }
-
-    deinit {
-        finish()
-    }
-
-    /// Stops the timer: nothing runs under this deadline any more.
-    public func finish() {
-        state.withLock { $0.timer }?.cancel()
-    }
-
-    /// Runs `operation` until `instant`, as `withDeadline` says, on this deadline's timer; at once `timedOut()`
-    /// when the deadline has passed.
-    public func run<T: Sendable>(
-        timedOut: @escaping @Sendable () -> any Error, _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        let outcome = FirstOutcome<T>()
-        let token = state.withLock { state -> Int? in
-            guard !state.passed else { return nil }
-            defer { state.next += 1 }
-            state.waiting[state.next] = { outcome.settle(.failure(timedOut())) }
-            return state.next
-        }
-        guard let token else { throw timedOut() }
-        let work = Task { await outcome.settle { try await operation() } }
-        defer {
-            work.cancel()
-            state.withLock { _ = $0.waiting.removeValue(forKey: token) }
-        }
-        return try await withTaskCancellationHandler {
-            try await outcome.value
-        } onCancel: {
-            outcome.settle(.failure(CancellationError()))
-        }
-    }
-
-    private func pass() {
-        let waiting = state.withLock { state in
-            state.passed = true
-            defer { state.waiting = [:] }
-            return state.waiting
-        }
-        for expire in waiting.values { expire() }
     }
 }

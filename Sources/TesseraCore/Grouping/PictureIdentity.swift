@@ -41,11 +41,7 @@ public enum PictureIdentity {
             return "flickr:\(path[2])"
         }
         guard host == "commons.wikimedia.org" || host == "commons.m.wikimedia.org" else { return nil }
-        if let curid = query("curid"), !curid.isEmpty,
-            isDigits(curid)
-        {
-            return "wikimedia:\(curid)"
-        }
+        if let curid = query("curid"), !curid.isEmpty, isDigits(curid) { return "wikimedia:\(curid)" }
         let title: String? =
             path.count == 2 && path[0] == "wiki"
             ? path[1].removingPercentEncoding
@@ -70,7 +66,7 @@ public enum PictureIdentity {
     }
 }
 
-/// An `http(s)://host/path?query` address of plain characters only (letters, digits and `-._~/?=&:+`; no
+/// An `http(s)://host/path?query` address of plain characters only (letters, digits and `-._~/?=&+`; no
 /// percent escapes, user, port or fragment), taken apart by hand: an Openverse page names every item's
 /// landing page, and `URLComponents` took ~5 µs each on the answer's path. Anything else is `nil`, for
 /// `URLComponents` to read.

@@ -87,7 +87,7 @@ public struct SearchService: Sendable {
             }
         }
         // One timer per search: on Linux a sleeping task's timer stays armed in Dispatch until its time comes,
-        // even once cancelled, and a timer per section took a busy server's CPU (see `SharedDeadline`).
+        // even once cancelled, and a timer per section took a busy server's CPU (see `withDeadline`).
         let timer = Task {
             try? await Task.sleep(until: started + timeout, clock: .continuous)
             if !Task.isCancelled { expire() }
