@@ -12,6 +12,11 @@ final class ThumbnailPrefetch: Sendable {
     /// this many at first, and the window holds the first few of each (docs/filters.md, "Return to 20
     /// thumbnails painted").
     static let leading = 6
+    /// How long the others wait once every section's first ones are started. The others are for grouping by
+    /// look, and for tiles the window does not show yet; in this time the browser draws the rows and loads the
+    /// first thumbnails, on cores it shares with this work on a small server (docs/filters.md, "Tenth
+    /// session": the 20th thumbnail painted 18-31 ms sooner, the `groups` event about 150 ms later).
+    static let restPause: Duration = .milliseconds(150)
     /// How long the stream waits, after its last section, for the thumbnails still being made: past it,
     /// items without a hash group by identity only, and no further thumbnail is started
     /// (`TESSERA_IMAGE_PREFETCH_WAIT`).
@@ -37,6 +42,9 @@ final class ThumbnailPrefetch: Sendable {
         var nextLeading = 0
         var nextRest = 0
 
+        /// Whether the next thumbnail is one of the others: every leading one is started.
+        var restIsNext: Bool { nextLeading == leading.count && nextRest < rest.count }
+
         mutating func next() -> SignedImagePath? {
             if nextLeading < leading.count {
                 defer { nextLeading += 1 }
@@ -50,12 +58,14 @@ final class ThumbnailPrefetch: Sendable {
         }
     }
 
-    /// - Parameter concurrency: thumbnails made at once, per stream (a page of `all` holds up to a hundred); by
-    ///   default as many as the proxy renders at once. More only wait in its queue ahead of the browser's own
-    ///   requests for thumbnails not made yet, while taking CPU from the page being drawn (docs/filters.md,
-    ///   "Where the time went, measured again": six at once, with the disk cache at normal priority, painted
-    ///   the 20th thumbnail 35-43 ms later than two with the cache at the lowest).
-    init(proxy: ImageProxy, concurrency: Int? = nil) {
+    /// - Parameters:
+    ///   - concurrency: thumbnails made at once, per stream (a page of `all` holds up to a hundred); by default as
+    ///     many as the proxy renders at once. More only wait in its queue ahead of the browser's own requests for
+    ///     thumbnails not made yet, while taking CPU from the page being drawn (docs/filters.md, "Where the time
+    ///     went, measured again": six at once, with the disk cache at normal priority, painted the 20th
+    ///     thumbnail 35-43 ms later than two with the cache at the lowest).
+    ///   - restPause: how long the others wait after the leading ones (`restPause`).
+    init(proxy: ImageProxy, concurrency: Int? = nil, restPause: Duration = ThumbnailPrefetch.restPause) {
         let concurrency = max(1, concurrency ?? proxy.renderConcurrency)
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self)
         let (settled, settle) = AsyncStream.makeStream(of: Never.self)
@@ -66,8 +76,14 @@ final class ThumbnailPrefetch: Sendable {
         worker = Task { [queued] in
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
+                var paused = false
                 for await _ in wakes {
                     if running == concurrency, await group.next() != nil { running -= 1 }
+                    if !paused, queued.state.withLock({ $0.restIsNext }) {
+                        paused = true
+                        try? await Task.sleep(for: restPause)
+                        if Task.isCancelled { break }
+                    }
                     // Taken when a slot is free, not when queued: a later section's first tiles overtake the
                     // rest of an earlier one.
                     guard let path = queued.state.withLock({ $0.next() }) else { continue }
