@@ -142,17 +142,12 @@ struct PaintBench: AsyncParsableCommand {
         // about 10 ms in the page's queue behind the characters' input events (docs/filters.md, "Ninth session").
         try await Task.sleep(for: .milliseconds(300))
         try await field.sendKeys(Key.enter)
-        let read = {
-            try await browser.execute(PaintProbe.read, [JSONValue(thumbnails)]).object.map(PaintSample.init)
+        // In the page, 20 s at a time (WebDriver's limit for a script is 30 s), up to a minute.
+        let wait = {
+            try await browser.executeAsync(PaintProbe.wait, [JSONValue(thumbnails), JSONValue(20_000)]).object
+                .map(PaintSample.init)
         }
-        var sample = try await poll("the window's thumbnails painted", timeout: .seconds(60), read)
-        // Pictures past the window load a little later, or (lazy) not at all: up to 5 s more for the 20th.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while sample.painted < 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            sample = try await read() ?? sample
-        }
-        return sample
+        return try await poll("the window's thumbnails painted", timeout: .seconds(60), every: .zero, wait)
     }
 
     /// Waits until the stand-in image host has had no request for half a second: the previous search's

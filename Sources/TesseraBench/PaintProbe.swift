@@ -9,6 +9,10 @@
 ///
 /// Per image it also keeps when its tile was inserted (the stream's section arrived and was drawn), when the
 /// image loaded, and the image request's time to first byte from Resource Timing (the proxy's time).
+///
+/// The bench waits for a search in the page (`wait`), not by asking over WebDriver every 50 ms: each question
+/// went through chromedriver, the browser process and the renderer's main thread, on the two cores the search
+/// was using, and painted the 20th thumbnail about 14 ms later (docs/filters.md, "Eleventh session").
 enum PaintProbe {
     /// Installs the probe once per document; the web app navigates without reloading, so one install serves
     /// every search. Only images inside `#results` and added after the keydown count.
@@ -72,36 +76,57 @@ enum PaintProbe {
                 }
             }).observe({ type: 'element' });
         } catch (error) { bench.noElementTiming = String(error); }
+        // The current run once the stream is done (no skeleton tile left) and every result image in the window
+        // is painted, else null. Times are milliseconds from the keydown, -1 when not known (yet): `painted` is
+        // the `count`th image painted, wherever it is (pictures within Chromium's lazy-loading distance load
+        // too); `window` the last image in the window painted, `shown` how many there are.
+        bench.read = (count) => {
+            const run = bench.run;
+            if (!run || document.querySelector('#results .skeleton')) return null;
+            // Nothing here reads a box: a read must not make the page lay itself out (see `seen` above).
+            const current = run.images.filter((image) => image.img.isConnected);
+            if (current.some((image) => image.visible === null)) return null;
+            const records = current.filter((image) => image.visible);
+            if (!records.length || records.some((image) => image.painted === null)) return null;
+            const shown = records.map((image) => image.img);
+            const painted = run.images.filter((image) => image.painted !== null)
+                .sort((a, b) => a.painted - b.painted);
+            const shownElement = run.element.filter(([img]) => shown.includes(img)).map(([, time]) => time);
+            const ttfbs = records.map((image) => image.ttfb).filter((value) => value !== null)
+                .sort((a, b) => a - b);
+            return {
+                painted: painted.length >= count ? painted[count - 1].painted - run.start : -1,
+                window: Math.max(...records.map((image) => image.painted)) - run.start,
+                shown: shown.length,
+                element: shownElement.length === shown.length ? Math.max(...shownElement) - run.start : -1,
+                firstTile: run.firstTile === null ? -1 : run.firstTile - run.start,
+                lastLoaded: Math.max(...records.map((image) => image.loaded)) - run.start,
+                ttfb: ttfbs.length ? ttfbs[Math.floor((ttfbs.length - 1) / 2)] : -1,
+            };
+        };
         return true;
         """
 
-    /// The current run once the stream is done (no skeleton tile left) and every result image in the window is
-    /// painted, else null. Times are milliseconds from the keydown, -1 when not known (yet): `painted` is the
-    /// `arguments[0]`th image painted, wherever it is (pictures within Chromium's lazy-loading distance load
-    /// too); `window` the last image in the window painted, `shown` how many there are.
-    static let read = """
-        const run = window.__paint && window.__paint.run;
-        const count = arguments[0];
-        if (!run || document.querySelector('#results .skeleton')) return null;
-        // Nothing here reads a box: a read must not make the page lay itself out (see `seen` above).
-        const current = run.images.filter((image) => image.img.isConnected);
-        if (current.some((image) => image.visible === null)) return null;
-        const records = current.filter((image) => image.visible);
-        if (!records.length || records.some((image) => image.painted === null)) return null;
-        const shown = records.map((image) => image.img);
-        const painted = run.images.filter((image) => image.painted !== null)
-            .sort((a, b) => a.painted - b.painted);
-        const shownElement = run.element.filter(([img]) => shown.includes(img)).map(([, time]) => time);
-        const ttfbs = records.map((image) => image.ttfb).filter((value) => value !== null).sort((a, b) => a - b);
-        return {
-            painted: painted.length >= count ? painted[count - 1].painted - run.start : -1,
-            window: Math.max(...records.map((image) => image.painted)) - run.start,
-            shown: shown.length,
-            element: shownElement.length === shown.length ? Math.max(...shownElement) - run.start : -1,
-            firstTile: run.firstTile === null ? -1 : run.firstTile - run.start,
-            lastLoaded: Math.max(...records.map((image) => image.loaded)) - run.start,
-            ttfb: ttfbs.length ? ttfbs[Math.floor((ttfbs.length - 1) / 2)] : -1,
+    /// Waits in the page, checking every 50 ms on its own timer, until the run is read (`bench.read`) with its
+    /// `arguments[0]`th image painted, or for up to 5 s more once the window is painted (pictures past the
+    /// window load a little later, or, lazy, not at all); null if neither comes within `arguments[1]` ms.
+    static let wait = """
+        const [count, limit, done] = arguments;
+        const bench = window.__paint;
+        const started = performance.now();
+        let windowDone = null;
+        const check = () => {
+            const sample = bench.read(count);
+            const now = performance.now();
+            if (sample && sample.painted >= 0) return done(sample);
+            if (sample) {
+                windowDone ??= now;
+                if (now - windowDone > 5000) return done(sample);
+            }
+            if (now - started > limit) return done(sample);
+            setTimeout(check, 50);
         };
+        check();
         """
 
     /// The reference page: on Return, 20 images straight from the stand-in image host, no app in between.

@@ -47,14 +47,18 @@ public struct PostgresThumbnailHashes: ThumbnailHashStoring {
         }
     }
 
-    public func store(_ hash: PerceptualHash, for source: String, now: Date) async {
-        let bits = Int64(bitPattern: hash.bits)
+    public func store(_ hashes: [String: PerceptualHash], now: Date) async {
+        guard !hashes.isEmpty else { return }
+        // One statement for the batch; its sources are distinct (a dictionary's keys), as ON CONFLICT needs.
+        let sources = Array(hashes.keys)
+        let bits = sources.map { Int64(bitPattern: hashes[$0]!.bits) }
         let moment = now.timeIntervalSince1970
         do {
             try await database.withConnection { connection in
                 _ = try await connection.query(
                     """
-                    INSERT INTO thumbnail_hash (source, hash, made_at) VALUES (\(source), \(bits), \(moment))
+                    INSERT INTO thumbnail_hash (source, hash, made_at)
+                    SELECT source, hash, \(moment) FROM UNNEST(\(sources)::text[], \(bits)::bigint[]) AS batch(source, hash)
                     ON CONFLICT (source) DO UPDATE SET hash = excluded.hash, made_at = excluded.made_at
                     """, logger: Logger.quiet)
             }

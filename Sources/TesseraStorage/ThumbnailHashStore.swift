@@ -75,14 +75,17 @@ public struct ThumbnailHashStore: ThumbnailHashStoring {
         return found
     }
 
-    public func store(_ hash: PerceptualHash, for source: String, now: Date) async {
-        // Before the write: a read meanwhile asks SQLite, which has the row once the write is done.
-        stored?.insert(source)
+    public func store(_ hashes: [String: PerceptualHash], now: Date) async {
+        guard !hashes.isEmpty else { return }
+        // Before the write: a read meanwhile asks SQLite, which has the rows once the write is done.
+        for source in hashes.keys { stored?.insert(source) }
         do {
             try await database.write { db in
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO thumbnailHash (source, hash, madeAt) VALUES (?, ?, ?)",
-                    arguments: [source, hash.description, now.timeIntervalSince1970])
+                let insert = try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO thumbnailHash (source, hash, madeAt) VALUES (?, ?, ?)")
+                for (source, hash) in hashes {
+                    try insert.execute(arguments: [source, hash.description, now.timeIntervalSince1970])
+                }
             }
         } catch {
             logger.warning("thumbnail hash not kept", metadata: ["error": "\(error)"])

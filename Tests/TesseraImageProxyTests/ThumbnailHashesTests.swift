@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraCore
 import TesseraStorage
 import Testing
@@ -104,6 +105,32 @@ struct ThumbnailHashesTests {
         #expect(await reopened.hashes(of: [(source, [key])]) == [source: hash])
     }
 
+    /// A search page's thumbnails are made together, and their hashes go to the database in one write, not a
+    /// transaction each; a hash made after that write goes in the next.
+    @Test func hashesMadeTogetherAreWrittenTogether() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = CountingHashStore(ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder)))
+        // Long enough that the five below are certainly made within it.
+        let hashes = ThumbnailHashes(disk: nil, database: database, writeDelay: .seconds(1))
+        let made = (0..<5).map { ("https://cdn.example/\($0).jpg", PerceptualHash(bits: UInt64($0) << 40 | 1)) }
+        for (source, hash) in made { hashes.store(hash, for: source, thumbnailKey: "thumb|j|\(source)") }
+        #expect(hashes.remembered(made[0].0) == made[0].1, "in memory at once")
+        let sources = made.map(\.0)
+        for _ in 0..<400 where await database.hashes(of: sources).count < 5 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await database.hashes(of: sources) == Dictionary(uniqueKeysWithValues: made))
+        #expect(database.batches == [5], "one write for the five")
+
+        hashes.store(PerceptualHash(bits: 42), for: "https://cdn.example/late.jpg", thumbnailKey: "late")
+        for _ in 0..<400 where await database.hash(of: "https://cdn.example/late.jpg") == nil {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await database.hash(of: "https://cdn.example/late.jpg") == PerceptualHash(bits: 42))
+        #expect(database.batches == [5, 1])
+    }
+
     @Test func withoutADiskCacheHashesStayInMemory() async {
         let hashes = ThumbnailHashes(disk: nil, capacity: 2)
         for number in 0..<3 {
@@ -113,4 +140,21 @@ struct ThumbnailHashesTests {
             await hashes.hash(of: "s0", thumbnailKeys: ["k0"]) == nil, "the oldest went to stay within the capacity")
         #expect(await hashes.hash(of: "s2", thumbnailKeys: []) == PerceptualHash(bits: 2))
     }
+}
+
+/// The SQLite store, counting the hashes of each write it is asked for.
+private final class CountingHashStore: ThumbnailHashStoring {
+    private let store: ThumbnailHashStore
+    private let written = Mutex<[Int]>([])
+    var batches: [Int] { written.withLock { $0 } }
+
+    init(_ store: ThumbnailHashStore) { self.store = store }
+
+    func hash(of source: String) async -> PerceptualHash? { await store.hash(of: source) }
+    func hashes(of sources: [String]) async -> [String: PerceptualHash] { await store.hashes(of: sources) }
+    func store(_ hashes: [String: PerceptualHash], now: Date) async {
+        written.withLock { $0.append(hashes.count) }
+        await store.store(hashes, now: now)
+    }
+    func purge(before cutoff: Date) async throws -> Int { try await store.purge(before: cutoff) }
 }

@@ -131,6 +131,24 @@ struct PictureHashContractTests {
         }
     }
 
+    /// What the proxy writes: the hashes made together, in one call, one of them replacing a row kept before.
+    @Test(arguments: Engine.allCases)
+    func aBatchOfThumbnailHashesIsKeptInOneCall(engine: Engine) async throws {
+        try await withStores(engine) { _, open in
+            let store = try open()
+            let sources = (0..<3).map { "https://example.org/\($0).jpg" }
+            await store.store(Self.hashes[0], for: sources[0], now: now)
+            await store.store(
+                [sources[0]: Self.hashes[1], sources[1]: Self.hashes[0], sources[2]: Self.hashes[1]],
+                now: now.addingTimeInterval(100))
+            #expect(
+                await try open().hashes(of: sources)
+                    == [sources[0]: Self.hashes[1], sources[1]: Self.hashes[0], sources[2]: Self.hashes[1]])
+            #expect(try await store.purge(before: now.addingTimeInterval(50)) == 0, "all stamped with the batch")
+            await store.store([:], now: now)
+        }
+    }
+
     /// What a search page reads: the hashes kept for any of its pictures, in one call. A store opened later
     /// sees what was kept before; a source never hashed, or purged, has none.
     @Test(arguments: Engine.allCases)

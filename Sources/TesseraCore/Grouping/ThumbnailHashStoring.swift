@@ -9,8 +9,17 @@ public protocol ThumbnailHashStoring: Sendable {
     func hash(of source: String) async -> PerceptualHash?
     /// The hashes kept for any of `sources`, in one query: a search page's pictures at once.
     func hashes(of sources: [String]) async -> [String: PerceptualHash]
-    /// Keeps `hash` for `source` (replacing one kept before), stamped `now`.
-    func store(_ hash: PerceptualHash, for source: String, now: Date) async
+    /// Keeps each of `hashes` for its source (replacing one kept before), stamped `now`, in one write: the
+    /// proxy keeps a search page's hashes together rather than a transaction each (docs/filters.md, "Eleventh
+    /// session").
+    func store(_ hashes: [String: PerceptualHash], now: Date) async
     /// Deletes hashes kept before `cutoff`; returns how many.
     @discardableResult func purge(before cutoff: Date) async throws -> Int
+}
+
+extension ThumbnailHashStoring {
+    /// Keeps `hash` for `source` (replacing one kept before), stamped `now`.
+    public func store(_ hash: PerceptualHash, for source: String, now: Date) async {
+        await store([source: hash], now: now)
+    }
 }

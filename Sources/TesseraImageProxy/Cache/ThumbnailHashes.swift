@@ -14,13 +14,27 @@ import TesseraCore
 /// Keyed in memory by source alone, not by encoding: the JPEG and the WebP thumbnail of one source hash a bit
 /// or two apart at most, and either one says what the picture looks like.
 final class ThumbnailHashes: Sendable {
+    /// How long a hash waits to be written with the others made meanwhile: a search page's thumbnails are made
+    /// within a few hundred milliseconds, and a transaction each took CPU from the page being drawn (docs/
+    /// filters.md, "Eleventh session"). A hash lost in a crash in that time is made again when asked for.
+    static let writeDelay: Duration = .milliseconds(100)
+
     private let memory: Mutex<CostLRU<String, PerceptualHash>>
     private let disk: DiskImageCache?
     private let database: (any ThumbnailHashStoring)?
+    /// Hashes not written to the database yet; the first one in starts the write.
+    private let unwritten = Mutex<[String: PerceptualHash]>([:])
+    private let writeDelay: Duration
 
-    /// - Parameter capacity: how many hashes stay in memory (each costs about its source's length).
-    init(disk: DiskImageCache?, database: (any ThumbnailHashStoring)? = nil, capacity: Int = 50_000) {
+    /// - Parameters:
+    ///   - capacity: how many hashes stay in memory (each costs about its source's length).
+    ///   - writeDelay: how long a hash waits for others to be written with (`writeDelay`).
+    init(
+        disk: DiskImageCache?, database: (any ThumbnailHashStoring)? = nil, capacity: Int = 50_000,
+        writeDelay: Duration = ThumbnailHashes.writeDelay
+    ) {
         self.memory = Mutex(CostLRU(capacity: capacity))
+        self.writeDelay = writeDelay
         self.disk = disk
         self.database = database
     }
@@ -76,12 +90,29 @@ final class ThumbnailHashes: Sendable {
         return found
     }
 
-    /// Keeps `hash` in memory at once; the database row (or without a database, the side file of the thumbnail
-    /// at `thumbnailKey`) is written behind the caller.
+    /// The hash in memory for `source`, asking nothing else.
+    func remembered(_ source: String) -> PerceptualHash? {
+        memory.withLock { $0.value(for: source) }
+    }
+
+    /// Keeps `hash` in memory at once; the database row (with the others made within `writeDelay`; or without a
+    /// database, the side file of the thumbnail at `thumbnailKey`) is written behind the caller.
     func store(_ hash: PerceptualHash, for source: String, thumbnailKey: String) {
         remember(hash, for: source)
         if let database {
-            Task { await database.store(hash, for: source, now: Date()) }
+            let first = unwritten.withLock { unwritten in
+                defer { unwritten[source] = hash }
+                return unwritten.isEmpty
+            }
+            guard first else { return }
+            Task {
+                try? await Task.sleep(for: self.writeDelay)
+                let batch = self.unwritten.withLock { unwritten in
+                    defer { unwritten = [:] }
+                    return unwritten
+                }
+                await database.store(batch, now: Date())
+            }
         } else if let disk {
             Task { await disk.writeSide(Data(hash.sideFileText.utf8), for: thumbnailKey) }
         }

@@ -47,8 +47,13 @@ extension ImageProxy {
     /// (a thumbnail read back from disk without a hash beside it, or one whose pixels could not be hashed).
     /// A thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
     func recordHash(ofThumbnail data: Data, made: PerceptualHash? = nil, source: String, key: String) async {
+        if let made {
+            // Just made, so only memory is asked first, not the database on the answer's path of every new
+            // thumbnail: a row kept before for this source is the same picture's, and is replaced.
+            if hashes.remembered(source) == nil { hashes.store(made, for: source, thumbnailKey: key) }
+            return
+        }
         guard await hashes.hash(of: source, thumbnailKeys: Self.thumbnailKeys(source)) == nil else { return }
-        if let made { return hashes.store(made, for: source, thumbnailKey: key) }
         do {
             hashes.store(try await processor.perceptualHash(of: data), for: source, thumbnailKey: key)
         } catch {
