@@ -5,17 +5,19 @@
 // pictures the person is looking at (docs/web.md, "Rows in two parts").
 
 /**
- * How many of `items` a row draws at once: those that fill its width, and one more. `columns` is the layout's
- * `--columns`: a strip of photos is `columns × 1.25 + 0.4` of its own heights wide, and each photo as wide as
- * its shape (`ratioOf(item)`, width over height) makes it; a strip of covers shows `columns + 0.4` of them.
+ * How many of `items` a row draws at once: those that fill its width, the last one cut by its edge. `columns`
+ * is the layout's `--columns`: a strip of photos is `columns × 1.25 + 0.4` of its own heights wide, and each
+ * photo as wide as its shape (`ratioOf(item)`, width over height) makes it; a strip of covers shows
+ * `columns + 0.4` of them. The next one is drawn with the tail, which the row's first scroll draws; drawing it
+ * at once, out of sight, painted the 20th thumbnail of a search later (docs/filters.md, "Eleventh session").
  */
 export function leadingCount(items, columns, { justified, ratioOf }) {
-    if (!justified) return Math.min(items.length, Math.ceil(columns + 0.4) + 1);
+    if (!justified) return Math.min(items.length, Math.ceil(columns + 0.4));
     const width = columns * 1.25 + 0.4;
     let filled = 0;
     let count = 0;
     while (count < items.length && filled < width) filled += ratioOf(items[count++]);
-    return Math.min(items.length, count + 1);
+    return Math.min(items.length, count);
 }
 
 export class RowTails {
