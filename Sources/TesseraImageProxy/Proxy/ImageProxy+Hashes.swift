@@ -43,8 +43,9 @@ extension ImageProxy {
         return try? verified(.thumb, signed.signature, signed.encodedSource)
     }
 
-    /// Keeps a thumbnail's hash, unless one is kept already: `made` in its render, else hashed from its bytes
-    /// (a thumbnail read back from disk without a hash beside it, or one whose pixels could not be hashed).
+    /// Keeps a thumbnail's hash, unless one is kept already (for one just `made` in its render: unless memory has
+    /// one), else hashed from its bytes (a thumbnail read back from disk without a hash kept for it, or one whose
+    /// pixels could not be hashed).
     /// A thumbnail that cannot be hashed is still served: the picture then joins groups by identity only.
     func recordHash(ofThumbnail data: Data, made: PerceptualHash? = nil, source: String, key: String) async {
         if let made {
