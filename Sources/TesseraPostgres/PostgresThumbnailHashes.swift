@@ -50,8 +50,8 @@ public struct PostgresThumbnailHashes: ThumbnailHashStoring {
     public func store(_ hashes: [String: PerceptualHash], now: Date) async {
         guard !hashes.isEmpty else { return }
         // One statement for the batch; its sources are distinct (a dictionary's keys), as ON CONFLICT needs.
-        let sources = Array(hashes.keys)
-        let bits = sources.map { Int64(bitPattern: hashes[$0]!.bits) }
+        let sources = hashes.map(\.key)
+        let bits = hashes.map { Int64(bitPattern: $0.value.bits) }
         let moment = now.timeIntervalSince1970
         do {
             try await database.withConnection { connection in

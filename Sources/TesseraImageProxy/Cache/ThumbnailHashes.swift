@@ -42,7 +42,7 @@ final class ThumbnailHashes: Sendable {
     /// The hash kept for `source`, from memory, else from the database, else (without one) from the side file of
     /// one of its thumbnails; then kept in memory too. `thumbnailKeys`: the disk cache keys its thumbnails have.
     func hash(of source: String, thumbnailKeys: [String]) async -> PerceptualHash? {
-        if let hit = memory.withLock({ $0.value(for: source) }) { return hit }
+        if let hit = remembered(source) { return hit }
         if let database {
             guard let hash = await database.hash(of: source) else { return nil }
             remember(hash, for: source)
@@ -101,8 +101,9 @@ final class ThumbnailHashes: Sendable {
         remember(hash, for: source)
         if let database {
             let first = unwritten.withLock { unwritten in
-                defer { unwritten[source] = hash }
-                return unwritten.isEmpty
+                let first = unwritten.isEmpty
+                unwritten[source] = hash
+                return first
             }
             guard first else { return }
             Task {
