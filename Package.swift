@@ -254,7 +254,6 @@ let package = Package(
         .target(
             name: "TesseraWebDriver",
             dependencies: [
-                "TesseraTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -33,12 +33,13 @@ public final class TestBalancer: Sendable {
         }
     }
 
-    /// Starts nginx in front of the servers at `upstreams` and waits until it accepts connections.
-    public static func start(upstreams: [Int]) async throws -> TestBalancer {
+    /// Starts nginx in front of the servers at `upstreams` and waits until it accepts connections, at `port` or
+    /// a free one.
+    public static func start(upstreams: [Int], port: Int? = nil) async throws -> TestBalancer {
         guard available else { throw StartError.notInstalled }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try LoopbackSocket.freePort()
+        let port = try port ?? LoopbackSocket.freePort()
         let writer = try await SpawnedProcess.run(
             "/bin/bash",
             ["-c", "source \"$0\" && write_balancer_config \"$@\"", script.path, folder.path, "\(port)"]
@@ -55,8 +56,10 @@ public final class TestBalancer: Sendable {
             standardError: folder.appendingPathComponent("stderr.log"))
         let balancer = TestBalancer(port: port, process: process, folder: folder)
         let deadline = ContinuousClock.now + .seconds(20)
+        // nginx itself must hold the listener: the port was free when chosen, but another test's server may
+        // have taken it since, and nginx keeps retrying its bind for a while before it gives up.
         while ContinuousClock.now < deadline, process.isRunning {
-            if Self.accepts(port) { return balancer }
+            if Self.listens(on: port, process: process.processIdentifier), Self.accepts(port) { return balancer }
             try await Task.sleep(for: .milliseconds(50))
         }
         let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
@@ -79,6 +82,26 @@ public final class TestBalancer: Sendable {
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Whether `pid` holds the socket listening on 127.0.0.1:`port`: /proc/net/tcp names the listener's
+    /// inode, and the process's descriptors are links to "socket:[inode]".
+    static func listens(on port: Int, process pid: Int32) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        let local = String(format: "0100007F:%04X", port)
+        let listeners = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            // local_address, state 0A (LISTEN), inode.
+            guard fields.count > 9, fields[1] == local, fields[3] == "0A" else { return nil }
+            return "socket:[\(fields[9])]"
+        }
+        guard !listeners.isEmpty else { return false }
+        let descriptors = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
+        return names.contains { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(name)"))
+                .map(listeners.contains) ?? false
+        }
     }
 
     private static func accepts(_ port: Int) -> Bool {

@@ -1,9 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import TesseraTestSupport
 
-/// A chromedriver child process on a free loopback port, and the one HTTP client that talks to it.
+/// A chromedriver child process on a loopback port of its choosing, and the one HTTP client that talks to it.
 /// Start one per suite with the `.chromedriver` trait; each `Browser` is a session on it.
 public final class Chromedriver: Sendable {
     public static let binary = "/usr/bin/chromedriver"
@@ -21,33 +20,53 @@ public final class Chromedriver: Sendable {
     }
 
     /// Launches chromedriver and returns once `GET /status` says it is ready for sessions.
+    ///
+    /// The driver picks its own port (`--port=0`) and the port is read from what it prints. A port chosen for it
+    /// beforehand could be taken before it binds: it then exits, but another suite's driver on that port answers
+    /// `/status` as ready, and this suite's sessions would die when that suite stops its driver.
     public static func start(timeout: Duration = .seconds(15)) async throws -> Chromedriver {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw WebDriverError.notInstalled(package: "chromium-driver", path: binary)
         }
-        let port = try LoopbackSocket.freePort()
+        // A file rather than a pipe: nothing has to keep reading it once the port is known.
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("chromedriver-\(UUID()).out")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+        }
+        defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()
         process.executableURL = URL(filePath: binary)
-        process.arguments = ["--port=\(port)"]
-        // Its banner and Chromium's chatter would bury the test output; failures come back as W3C errors.
-        process.standardOutput = FileHandle.nullDevice
+        process.arguments = ["--port=0"]
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        // Chromium's chatter would bury the test output; failures come back as W3C errors.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let driver = Chromedriver(port: port, process: process)
+        try? handle.close()
+        var driver: Chromedriver?
         do {
-            try await poll("chromedriver on port \(port) to be ready", timeout: timeout, every: .milliseconds(100)) {
-                guard process.isRunning else {
-                    throw WebDriverError.driverExited(port: port, status: process.terminationStatus)
-                }
-                // Refused connections are expected until it listens.
-                let status = try? await driver.send(.GET, "/status", nil, timeout: .seconds(1))
+            let port = try await poll("chromedriver to say its port", timeout: timeout, every: .milliseconds(50)) {
+                guard process.isRunning else { throw WebDriverError.driverExited(status: process.terminationStatus) }
+                return announcedPort(in: (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+            }
+            let started = Chromedriver(port: port, process: process)
+            driver = started
+            try await poll("chromedriver on port \(port) to be ready", timeout: timeout, every: .milliseconds(50)) {
+                guard process.isRunning else { throw WebDriverError.driverExited(status: process.terminationStatus) }
+                let status = try? await started.send(.GET, "/status", nil, timeout: .seconds(1))
                 return status?["ready"]?.bool == true ? () : nil
             }
+            return started
         } catch {
-            await driver.stop()
+            if let driver { await driver.stop() } else if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw error
         }
-        return driver
+    }
+
+    /// The port in chromedriver's "ChromeDriver was started successfully on port 41199." line, once it is there.
+    static func announcedPort(in output: String) -> Int? {
+        guard let match = output.firstMatch(of: /started successfully on port (\d+)\./) else { return nil }
+        return Int(match.1)
     }
 
     /// Ends the driver process, and with it any session still open, then the HTTP client.

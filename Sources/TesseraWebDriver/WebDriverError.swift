@@ -2,8 +2,8 @@
 public enum WebDriverError: Error, CustomStringConvertible {
     /// A binary is missing; `package` is the Debian package that provides it.
     case notInstalled(package: String, path: String)
-    /// chromedriver exited before it said it was ready: most often its port was taken after all.
-    case driverExited(port: Int, status: Int32)
+    /// chromedriver exited before it said it was ready: its output, silenced in tests, says why.
+    case driverExited(status: Int32)
     /// The driver refused a command with a W3C error, `{"value": {"error", "message"}}`.
     /// `code` is the W3C error code, such as "no such element" or "javascript error".
     case command(code: String, message: String, request: String)
@@ -19,8 +19,8 @@ public enum WebDriverError: Error, CustomStringConvertible {
         switch self {
         case .notInstalled(let package, let path):
             "\(package) is not installed: apt-get install chromium chromium-driver (no \(path))"
-        case .driverExited(let port, let status):
-            "chromedriver on port \(port) exited with status \(status) before it was ready"
+        case .driverExited(let status):
+            "chromedriver exited with status \(status) before it was ready; run \(Chromedriver.binary) --port=0 to see why"
         case .command(let code, let message, let request):
             // Chromedriver's messages mostly start with the code already.
             "\(request) failed: \(message.hasPrefix(code) ? message : "\(code): \(message)")"

@@ -11,6 +11,20 @@ import Testing
 /// catches up on whichever server it reconnects to (docs/deploy.md, "Events between servers").
 @Suite("Several servers behind nginx, run as processes")
 struct ClusterTests {
+    /// The balancer's port was free when chosen, but another test's server may take it before nginx binds it:
+    /// starting must then fail rather than hand out that server's port as the balancer's.
+    @Test func aBalancerWhosePortIsTakenSaysSo() async throws {
+        let taken = try LoopbackSocket()
+        defer { taken.close() }
+        #expect(listen(taken.descriptor, 1) == 0)
+        let error = await #expect(throws: TestBalancer.StartError.self) {
+            let balancer = try await TestBalancer.start(upstreams: [taken.port], port: taken.port)
+            await balancer.stop()
+        }
+        guard case .didNotListen(let log) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(log.contains("Address already in use"), "\(log)")
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func aChangeThroughOneServerReachesStreamsOnTheOtherAndReconnectsCatchUpAnywhere() async throws {
         try await withCluster { cluster, client in

@@ -159,6 +159,21 @@ struct BrowserClientTests {
             #expect(events.contains("touchstart") && events.contains("touchend"))
         }
     }
+
+    /// Every UI suite starts its driver at once when the tests begin. Each must get a port of its own and answer
+    /// there until it is stopped itself, whatever the other drivers do.
+    @Test func driversStartedTogetherEachKeepTheirOwnPort() async throws {
+        let drivers = try await withThrowingTaskGroup(of: Chromedriver.self) { group in
+            for _ in 0..<4 { group.addTask { try await Chromedriver.start() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(drivers.map(\.port)).count == drivers.count, "\(drivers.map(\.port))")
+        await drivers[0].stop()
+        for driver in drivers.dropFirst() {
+            #expect(try await driver.get("/status")["ready"]?.bool == true, "port \(driver.port)")
+            await driver.stop()
+        }
+    }
 }
 
 /// A page given inline, so these tests need no server.
