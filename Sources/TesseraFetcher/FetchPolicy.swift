@@ -46,6 +46,8 @@ public struct FetchPolicy: Sendable, Hashable {
 
 extension String {
     func trimmingWhitespace() -> String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        // Most addresses have none, and walking every character twice showed in the image proxy's profile.
+        guard first?.isWhitespace == true || last?.isWhitespace == true else { return self }
+        return String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }
