@@ -20,6 +20,21 @@ export function setAttributes(element, attributes) {
     }
 }
 
+/**
+ * Runs `callback(deadline)` when the browser is idle, within `timeout` ms regardless; `cancelIdle` takes the
+ * handle back. Safari has no `requestIdleCallback`: there a short timer stands in, with no idle time to spend
+ * (`deadline.timeRemaining()` is 0).
+ */
+export function idleCallback(callback, timeout) {
+    if (typeof requestIdleCallback === 'function') return requestIdleCallback(callback, { timeout });
+    return setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), 50);
+}
+
+export function cancelIdle(handle) {
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+    else clearTimeout(handle);
+}
+
 /** Resolves once the next frame has been drawn: for work that should not hold up what is being shown. */
 export const afterNextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 

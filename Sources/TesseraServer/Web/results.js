@@ -4,7 +4,7 @@
 // section) is dropped, and its request is aborted as well. Items are kept by id, so a page repeating an
 // item does not show it twice.
 import * as api from './api.js';
-import { $, h, formatNumber, afterNextPaint } from './dom.js';
+import { $, h, formatNumber, afterNextPaint, idleCallback } from './dom.js';
 import { searchURL } from './router.js';
 import { tile, skeletonTiles, applyShape, markHeld, shapeOf } from './tiles.js';
 import { TagFilter } from './tags.js';
@@ -201,7 +201,11 @@ export class Results {
         const handlers = {};
         this.closeStream = api.streamSearch(this.query.q, 'all', this.query.filters, {
             onSection: (section) => handlers.place(section),
-            onGroups: (groups) => { if (this.isCurrent(generation)) this.fold(groups); },
+            // Copies fold once the browser is idle, after the first pictures are drawn rather than while it draws
+            // them: without the prefetch the groups come right after the last section (docs/filters.md).
+            onGroups: (groups) => idleCallback(() => {
+                if (this.isCurrent(generation)) this.fold(groups);
+            }, 1000),
             onDone: () => handlers.finish(),
             // The stream broke (a proxy that buffers, a dropped connection): ask for the whole answer once.
             onFailure: async () => {

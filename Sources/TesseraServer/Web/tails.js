@@ -3,6 +3,7 @@
 // focused or paged, a tag filter, a group folding a picture in it. A page of "All" holds about 160 results of which
 // the window shows a tenth; drawing them all as the sections arrive took the page's main thread from the
 // pictures the person is looking at (docs/web.md, "Rows in two parts").
+import { idleCallback, cancelIdle } from './dom.js';
 
 /**
  * How many of `items` a row draws at once: those that fill its width, the last one cut by its edge. `columns`
@@ -28,7 +29,7 @@ export class RowTails {
     }
 
     reset() {
-        if (this.idle) cancelIdleCallback(this.idle);
+        if (this.idle) cancelIdle(this.idle);
         this.idle = 0;
         /** Strip → { sectionID, items } not drawn yet, in order. */
         this.rows = new Map();
@@ -92,8 +93,8 @@ export class RowTails {
                 if (!strip) return;
                 this.drawRow(strip);
             } while (deadline.timeRemaining() > 4);
-            if (this.rows.size) this.idle = requestIdleCallback(step, { timeout: 2000 });
+            if (this.rows.size) this.idle = idleCallback(step, 2000);
         };
-        this.idle = requestIdleCallback(step, { timeout: 2000 });
+        this.idle = idleCallback(step, 2000);
     }
 }
