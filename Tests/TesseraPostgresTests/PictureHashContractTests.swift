@@ -141,11 +141,12 @@ struct PictureHashContractTests {
             await store.store(
                 [sources[0]: Self.hashes[1], sources[1]: Self.hashes[0], sources[2]: Self.hashes[1]],
                 now: now.addingTimeInterval(100))
-            #expect(
-                await try open().hashes(of: sources)
-                    == [sources[0]: Self.hashes[1], sources[1]: Self.hashes[0], sources[2]: Self.hashes[1]])
+            let kept = [sources[0]: Self.hashes[1], sources[1]: Self.hashes[0], sources[2]: Self.hashes[1]]
+            #expect(try await open().hashes(of: sources) == kept)
             #expect(try await store.purge(before: now.addingTimeInterval(50)) == 0, "all stamped with the batch")
+            // An empty batch writes nothing (and is no statement PostgreSQL refuses).
             await store.store([:], now: now)
+            #expect(try await open().hashes(of: sources) == kept)
         }
     }
 
