@@ -69,8 +69,10 @@ public final class AccountService: Sendable {
         return account
     }
 
+    /// The length in code points, as docs/openapi.yaml's `minLength` counts it (not in `Character`s, which would
+    /// refuse a password the document allows); the cap in bytes, as far as bcrypt reads.
     static func check(_ password: String) throws(AccountError) {
-        guard password.count >= AccountSettings.minimumPasswordLength else {
+        guard password.unicodeScalars.count >= AccountSettings.minimumPasswordLength else {
             throw .passwordTooShort(minimum: AccountSettings.minimumPasswordLength)
         }
         guard password.utf8.count <= AccountSettings.maximumPasswordBytes else {

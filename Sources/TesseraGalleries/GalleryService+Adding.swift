@@ -19,7 +19,9 @@ extension GalleryService {
         guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
             throw .invalidItem("This item is too large to keep (title, tags or metadata).")
         }
-        if let problem = Self.problem(mediaPreview: item.mediaPreview, listing: item.listing) {
+        if let problem = Self.problem(sizesOf: item)
+            ?? Self.problem(mediaPreview: item.mediaPreview, listing: item.listing)
+        {
             throw .invalidItem(problem)
         }
         guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
@@ -208,6 +210,25 @@ extension GalleryService {
     /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the
     /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths (or a
     /// link's `/s/{slug}/img/…`, as the document's Image allows).
+    /// Widths, heights and counts as docs/openapi.yaml bounds them: 0 to 2^53 - 1, JSON's largest exact integer.
+    static func problem(sizesOf item: Item) -> String? {
+        let bound = 0...9_007_199_254_740_991
+        let images =
+            [item.thumbnail, item.preview, item.full].compactMap { $0 } + item.sizes.map(\.ref)
+            + (item.listing?.screenshots ?? [])
+        for image in images {
+            for side in [image.width, image.height] {
+                if let side, !bound.contains(side) {
+                    return "An image's width and height are whole numbers from 0 to \(bound.upperBound)."
+                }
+            }
+        }
+        if let count = item.listing?.ratingCount, !bound.contains(count) {
+            return "A rating count is a whole number from 0 to \(bound.upperBound)."
+        }
+        return nil
+    }
+
     static func problem(mediaPreview: MediaPreview?, listing: StoreListing?) -> String? {
         // By bytes, as the document's pattern reads: a "/" followed by a combining mark is one Character.
         func segments(_ url: String) -> [Substring.UTF8View.SubSequence] {

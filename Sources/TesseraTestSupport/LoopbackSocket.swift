@@ -13,13 +13,14 @@ public struct LoopbackSocket: Sendable {
     public let descriptor: Int32
     public let port: Int
 
-    /// Binds a new socket to 127.0.0.1 on a port the kernel picks.
-    public init() throws {
+    /// Binds a new socket to 127.0.0.1 on `port`, or on a port the kernel picks (0).
+    public init(port: Int = 0) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(clamping: port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -31,7 +32,7 @@ public struct LoopbackSocket: Sendable {
             throw Failure(description: "bind to 127.0.0.1: errno \(errno)")
         }
         self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// A loopback port nobody listens on now (a moment later someone else may take it: use it at once).

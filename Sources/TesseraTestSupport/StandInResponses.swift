@@ -25,6 +25,18 @@ enum StandInResponse {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
+    /// `body` as it is, with `headers` (JSON unless they name another `Content-Type`).
+    static func verbatim(_ body: String, status: Int, headers: [String: String]) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        for (name, value) in headers {
+            if let name = HTTPField.Name(name) { fields[name] = value }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: fields,
+            body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
     static let serverErrorPage = "<html><head><title>500 Internal Server Error</title></head><body>oops</body></html>"
 
     /// A body that starts like JSON and is cut off mid-way.
@@ -56,6 +68,7 @@ enum StandInResponse {
             response = await rendered { state.answer(key: key, make: normal) }
         case .malformed: response = raw(malformedJSON, status: .ok, contentType: "application/json")
         case .serverError: response = raw(serverErrorPage, status: .internalServerError, contentType: "text/html")
+        case .raw(let body, let status, let headers): response = verbatim(body, status: status, headers: headers)
         default: response = failure(behavior)
         }
         if delay > .zero { await state.waitOutDelay(since: arrived, searchTerm: term) }

@@ -15,6 +15,9 @@ public enum StandInBehavior: Sendable, Equatable {
     case malformed
     /// Never answers (until the server stops).
     case stall
+    /// HTTP `status` with `body` exactly as given, and `headers`: a test's own answer in the service's wire
+    /// format, extreme numbers and all.
+    case raw(body: String, status: Int = 200, headers: [String: String] = [:])
 }
 
 /// One request as the stand-in received it, for tests to assert on.
@@ -34,6 +37,7 @@ public final class StandInState: Sendable {
     private struct Values {
         var behavior = StandInBehavior.normal
         var behaviorForQuery: [String: StandInBehavior] = [:]
+        var behaviorForPage: [String: StandInBehavior] = [:]
         var delay = Duration.zero
         var delayForQuery: [String: Duration] = [:]
         var requests: [RecordedRequest] = []
@@ -68,6 +72,12 @@ public final class StandInState: Sendable {
 
     public func setBehavior(_ behavior: StandInBehavior, forQuery query: String) {
         values.withLock { $0.behaviorForQuery[query.lowercased()] = behavior }
+    }
+
+    /// The answer for every request whose `page` parameter is `page` (the services that page by number), unless
+    /// its query has a behaviour of its own: a later page that fails after the first answered.
+    public func setBehavior(_ behavior: StandInBehavior, forPage page: Int) {
+        values.withLock { $0.behaviorForPage[String(page)] = behavior }
     }
 
     public func setDelay(_ delay: Duration, forQuery query: String) {
@@ -115,7 +125,10 @@ public final class StandInState: Sendable {
         return values.withLock { values in
             values.requests.append(recorded)
             let term = searchTerm?.lowercased() ?? ""
-            return (values.behaviorForQuery[term] ?? values.behavior, values.delayForQuery[term] ?? values.delay)
+            let behavior =
+                values.behaviorForQuery[term] ?? recorded["page"].flatMap { values.behaviorForPage[$0] }
+                ?? values.behavior
+            return (behavior, values.delayForQuery[term] ?? values.delay)
         }
     }
 

@@ -22,24 +22,53 @@ public final class TestBalancer: Sendable {
     public enum StartError: Error, CustomStringConvertible {
         case notInstalled
         case configuration(status: Int32)
-        case didNotListen(log: String)
+        /// nginx ended, or did not listen in time; `log` is what it wrote, to its standard error and error.log.
+        case didNotListen(port: Int, exited: Int32?, log: String)
 
         public var description: String {
             switch self {
             case .notInstalled: "nginx is not installed (Debian's nginx; ./scripts/test installs it)"
             case .configuration(let status): "scripts/lib/balancer.sh could not write nginx.conf (status \(status))"
-            case .didNotListen(let log): "nginx did not start listening within 20 seconds: \(log)"
+            case .didNotListen(let port, let exited, let log):
+                (exited.map { "nginx exited (status \($0)) before listening on 127.0.0.1:\(port)" }
+                    ?? "nginx did not start listening on 127.0.0.1:\(port) within \(listenWait)")
+                    + ": " + (log.isEmpty ? "it wrote nothing" : log)
             }
         }
     }
 
+    /// How long nginx may take to listen; far more than it needs, for a machine busy with other tests.
+    static let listenWait = Duration.seconds(60)
+
     /// Starts nginx in front of the servers at `upstreams` and waits until it accepts connections, at `port` or
-    /// a free one.
+    /// one of its own choosing.
+    ///
+    /// A port the kernel hands out for `bind(0)` comes from its ephemeral range, where every outgoing connection
+    /// on the machine also takes its local port: under a full test run one of them can take the port between
+    /// its choice and nginx's `bind`, which then fails (`Address already in use`) after 2.5 s of retries. So a
+    /// port of its own choosing is taken below that range, where only listeners live, and another is tried
+    /// should a listener take it first.
     public static func start(upstreams: [Int], port: Int? = nil) async throws -> TestBalancer {
         guard available else { throw StartError.notInstalled }
+        if let port { return try await start(upstreams: upstreams, at: port) }
+        return try await start(upstreams: upstreams, choosingPorts: listenerPort)
+    }
+
+    /// Starts nginx at a port from `choosingPorts`, and at another while a port it chose was taken first.
+    static func start(upstreams: [Int], choosingPorts: () throws -> Int) async throws -> TestBalancer {
+        for _ in 1..<5 {
+            do {
+                return try await start(upstreams: upstreams, at: try choosingPorts())
+            } catch StartError.didNotListen(_, .some, let log) where log.contains("Address already in use") {
+                continue
+            }
+        }
+        return try await start(upstreams: upstreams, at: try choosingPorts())
+    }
+
+    private static func start(upstreams: [Int], at port: Int) async throws -> TestBalancer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try port ?? LoopbackSocket.freePort()
         let writer = try await SpawnedProcess.run(
             "/bin/bash",
             ["-c", "source \"$0\" && write_balancer_config \"$@\"", script.path, folder.path, "\(port)"]
@@ -55,16 +84,38 @@ public final class TestBalancer: Sendable {
             standardOutput: folder.appendingPathComponent("stdout.log"),
             standardError: folder.appendingPathComponent("stderr.log"))
         let balancer = TestBalancer(port: port, process: process, folder: folder)
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + listenWait
         // nginx itself must hold the listener: the port was free when chosen, but another test's server may
         // have taken it since, and nginx keeps retrying its bind for a while before it gives up.
         while ContinuousClock.now < deadline, process.isRunning {
             if Self.listens(on: port, process: process.processIdentifier), Self.accepts(port) { return balancer }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+        let exited = process.isRunning ? nil : process.terminationStatus
+        // Start-up errors (a bind that failed, a bad configuration) go to standard error before error.log opens.
+        let log = ["stderr.log", "error.log"].compactMap { name in
+            (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        }.joined(separator: "\n")
         await balancer.stop()
-        throw StartError.didNotListen(log: log)
+        throw StartError.didNotListen(port: port, exited: exited, log: log)
+    }
+
+    /// A loopback port nobody listens on now, below the kernel's ephemeral range (where no outgoing connection
+    /// takes its local port), or one from `bind(0)` should that range leave no room.
+    static func listenerPort() throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        let firstEphemeral = range?.first ?? 32768
+        guard firstEphemeral > 12_000 else { return try LoopbackSocket.freePort() }
+        for _ in 0..<50 {
+            let candidate = Int.random(in: 10_000..<firstEphemeral)
+            if let socket = try? LoopbackSocket(port: candidate) {
+                socket.close()
+                return candidate
+            }
+        }
+        return try LoopbackSocket.freePort()
     }
 
     private init(port: Int, process: SpawnedProcess, folder: URL) {

@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 import TesseraGalleries
 import TesseraPostgres
-import TesseraTestSupport
 import Testing
+
+@testable import TesseraTestSupport
 
 /// Two `tessera serve` processes on one PostgreSQL database behind nginx (`TestCluster`, as `scripts/cluster`
 /// starts them): a change made through one server reaches event streams on the other, in order, and a client
@@ -21,8 +22,35 @@ struct ClusterTests {
             let balancer = try await TestBalancer.start(upstreams: [taken.port], port: taken.port)
             await balancer.stop()
         }
-        guard case .didNotListen(let log) = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .didNotListen(let port, let exited, let log) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(port == taken.port && exited != nil)
         #expect(log.contains("Address already in use"), "\(log)")
+        #expect("\(String(describing: error))".contains("bind() to 127.0.0.1:\(taken.port) failed"))
+    }
+
+    /// What made tests through nginx fail on a busy machine: an outgoing connection took the chosen port as
+    /// its local one before nginx bound it. A port of the balancer's own choosing comes from below the
+    /// ephemeral range, and one taken anyway is given up for another.
+    @Test func aBalancerWhosePortAnOutgoingConnectionTookTriesAnother() async throws {
+        let server = try LoopbackSocket()
+        defer { server.close() }
+        #expect(listen(server.descriptor, 4) == 0)
+        let client = try LoopbackSocket()
+        defer { client.close() }
+        #expect(LoopbackSocket.connect(client.descriptor, toPort: server.port) == 0)
+        var ports = [client.port]
+        let balancer = try await TestBalancer.start(upstreams: [server.port]) {
+            ports.isEmpty ? try TestBalancer.listenerPort() : ports.removeFirst()
+        }
+        await balancer.stop()
+        #expect(balancer.port != client.port)
+        let firstEphemeral =
+            try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }.first ?? 32768
+        #expect(balancer.port < firstEphemeral)
     }
 
     @Test(.timeLimit(.minutes(5)))

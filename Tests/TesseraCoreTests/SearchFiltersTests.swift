@@ -76,4 +76,20 @@ struct SearchFiltersTests {
         item.metadata = [MetadataEntry("Original size", "2000 × 3000")]
         #expect(filters.check(.orientation, item) == false)
     }
+
+    /// A service's sizes are untrusted numbers: their areas, compared to pick the largest, overflowed `Int`
+    /// (replayed through `scripts/fuzz-parsers`' `json` target, whose items are checked by every filter).
+    @Test func hugeSizesFromAServiceStillAnswer() throws {
+        let filters = try SearchFilters.parse(
+            license: nil, orientation: "landscape", size: "large", color: nil, type: nil)
+        var item = Item(id: ItemID(source: .pixabay, nativeID: "1"), kind: .image, title: "t")
+        item.full = ImageRef(url: "/f", width: 9_999_999_999, height: 9_999_999_999)
+        item.sizes = [ImageSize(name: "large", url: "/l", width: 4, height: 3)]
+        item.metadata = [MetadataEntry("Original size", "\(Int.max) × \(Int.max)")]
+        #expect(filters.check(.orientation, item) == false, "the largest, square, wins")
+        #expect(filters.check(.size, item) == true)
+        item.full = ImageRef(url: "/f", width: Int.max, height: 2)
+        item.metadata = []
+        #expect(filters.check(.orientation, item) == true)
+    }
 }

@@ -64,6 +64,24 @@ struct AuthModeTests {
             #expect(try await client.execute(uri: "/api/me", method: .get).status == .unauthorized)
             let me = try await client.execute(uri: "/api/me", method: .get, headers: [.authorization: "Bearer t"])
             #expect(me.text == #"{"auth":"token"}"#)
+            // /login takes the token; without it, or with a wrong one, it says how to pass it.
+            let taken = try await client.execute(uri: "/login?token=t", method: .get)
+            #expect(taken.status == .seeOther && taken.headers[.location] == "/")
+            #expect(taken.headers[.setCookie]?.contains("HttpOnly") == true)
+            for uri in ["/login", "/login?token=wrong", "/login?token="] {
+                let refused = try await client.execute(uri: uri, method: .get)
+                #expect(refused.status == .unauthorized, "\(uri)")
+                #expect(try refused.apiError().message.contains("/login?token="), "\(uri)")
+            }
+            let holding = try await client.execute(uri: "/login", method: .get, headers: [.authorization: "Bearer t"])
+            #expect(holding.status == .seeOther && holding.headers[.location] == "/")
+            // Another method on /login is the router's 405, not a request for the token.
+            for method in [HTTPRequest.Method.trace, .post, .delete] {
+                let other = try await client.execute(uri: "/login", method: method)
+                #expect(other.status == .methodNotAllowed, "\(method)")
+                #expect(other.headers[.allow]?.contains("GET") == true, "\(method)")
+            }
+            #expect(try await client.execute(uri: "/api/galleries", method: .trace).status == .unauthorized)
         }
     }
 }

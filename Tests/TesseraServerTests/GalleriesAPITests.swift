@@ -129,7 +129,7 @@ struct GalleriesAPITests {
             let gallery = try await Self.create(client)
             let itemCases: [(String, String)] = [
                 (#"{}"#, "invalid_body"),
-                (#"{"url":"https://example.com/a.jpg","item":null,"index":-1}"#, "invalid_index"),
+                (#"{"url":"https://example.com/a.jpg","index":-1}"#, "invalid_index"),
                 (#"{"url": 7}"#, "invalid_body"),
             ]
             for (body, code) in itemCases {

@@ -55,6 +55,49 @@ struct GalleryEventsTests {
         }
     }
 
+    /// A `Last-Event-ID` that is no revision is a 400, one the gallery never reached is a snapshot, and none of
+    /// them sizes anything: `-1099511627776` once asked the server for an 8 TB array and ended it.
+    @Test(.timeLimit(.minutes(1))) func hostileLastEventIDsAreAnsweredAndTheServerStaysUp() async throws {
+        try await withTessera(StandInSet().list) { client, _ in
+            let port = try #require(client.port)
+            let gallery = try await GalleriesAPITests.create(client)
+            _ = try await client.execute(
+                uri: "/api/galleries/\(gallery.id)", method: .patch, body: ByteBuffer(string: #"{"name":"Dunes"}"#))
+            let refused = [
+                "-1099511627776", "-9223372036854775808", "-1", "9223372036854775807", "9223372036854775808",
+                "99999999999999999999999999", "+1", "1 2", "0x1", "1.0", "１", "١",
+            ]
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            defer { _ = http.shutdown() }
+            for value in refused {
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries/\(gallery.id)/events")
+                request.headers.add(name: "Last-Event-ID", value: value)
+                let response = try await http.execute(request, timeout: .seconds(10))
+                let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
+                #expect(response.status == .badRequest, "\(value)")
+                #expect(body.contains("Last-Event-ID must be a gallery revision"), "\(value): \(body)")
+            }
+            // Past the gallery's revision 2, leading zeros, spaces around, empty: each a snapshot at revision 2,
+            // or (002, the current one) no snapshot at all.
+            for value in ["3", "999999999999999999", "", " "] {
+                let stream = try await EventStream.open(port: port, gallery: gallery.id, lastEventID: value)
+                let first = try await stream.next()
+                #expect(first.name == "snapshot" && first.id == "2", "\(value)")
+                await stream.close()
+            }
+            // Revision 1 written with leading zeros, or with spaces around, is revision 1: the rename that made
+            // revision 2 is replayed (a value taken for none would get a snapshot, a refused one a 400).
+            for value in ["001", " 1 ", "01"] {
+                let stream = try await EventStream.open(port: port, gallery: gallery.id, lastEventID: value)
+                let first = try await stream.next()
+                #expect(first.name == "renamed" && first.id == "2", "\(value): \(first.name) \(first.id ?? "")")
+                await stream.close()
+            }
+            let health = try await client.execute(uri: "/api/health", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func changesMadeByAnotherProcessArriveAsASnapshot() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-events-\(UUID())")
         defer { try? FileManager.default.removeItem(at: data) }

@@ -1420,7 +1420,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Credit/license`.
             internal var license: Components.Schemas.Credit.LicensePayload
-            /// The plain-text attribution
+            /// The plain-text attribution, as the web app's.
             ///
             /// - Remark: Generated from `#/components/schemas/Credit/text`.
             internal var text: Swift.String
@@ -1442,7 +1442,7 @@ extension Components {
             ///   - creator:
             ///   - pageURL:
             ///   - license: The item's licence; `unknown` (and its facts) when the item has none.
-            ///   - text: The plain-text attribution
+            ///   - text: The plain-text attribution, as the web app's.
             ///   - html: One escaped `<p class="attribution">`.
             ///   - markdown:
             ///   - xml:

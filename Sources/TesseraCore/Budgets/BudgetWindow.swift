@@ -48,8 +48,14 @@ public enum BudgetWindow {
         return .exhausted(retryAfter: wholeSeconds(longest))
     }
 
-    /// Seconds rounded up, at least 1: what `Retry-After` and the API say.
+    /// Seconds rounded up, at least 1 and at most a month: what `Retry-After` and the API say. The bound keeps a
+    /// wait read from elsewhere (a service's header, a pause another server stored) from trapping in the
+    /// conversion; NaN reads as 1.
     public static func wholeSeconds(_ seconds: Double) -> Int {
-        max(1, Int(seconds.rounded(.up)))
+        guard seconds.isFinite else { return seconds > 0 ? longestWait : 1 }
+        return Int(min(max(seconds.rounded(.up), 1), Double(longestWait)))
     }
+
+    /// The longest wait said: 31 days, the longest window a budget has.
+    public static let longestWait = 31 * 86_400
 }

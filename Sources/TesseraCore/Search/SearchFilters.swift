@@ -211,7 +211,10 @@ public struct SearchFilters: Sendable, Hashable {
         for image in [item.full].compactMap({ $0 }) + item.sizes.map(\.ref) {
             if let width = image.width, let height = image.height { candidates.append((width, height)) }
         }
-        return candidates.filter { $0.0 > 0 && $0.1 > 0 }.max { $0.0 * $0.1 < $1.0 * $1.1 }
+        // Areas in `Double`: the sides are a service's numbers, and their product may not fit an `Int`.
+        return candidates.filter { $0.0 > 0 && $0.1 > 0 }.max {
+            Double($0.0) * Double($0.1) < Double($1.0) * Double($1.1)
+        }
     }
 }
 

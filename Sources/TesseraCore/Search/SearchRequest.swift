@@ -31,7 +31,10 @@ public struct SearchRequest: Sendable, Hashable {
         }
         var page = 1
         if let rawPage {
-            guard let parsed = Int(rawPage), (1...Self.maxPage).contains(parsed) else { throw .invalidPage(rawPage) }
+            // ASCII digits as `Int` reads them, without its "+": what the document's integer allows.
+            guard !rawPage.hasPrefix("+"), let parsed = Int(rawPage), (1...Self.maxPage).contains(parsed) else {
+                throw .invalidPage(rawPage)
+            }
             page = parsed
         }
         self.init(validatedQuery: query, scope: scope, page: page, filters: filters)

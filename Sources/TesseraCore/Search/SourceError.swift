@@ -91,8 +91,9 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Seconds to wait, as a person reads them: `42 s`, `15 min`, `2 h 5 min`.
     static func wait(_ seconds: Int) -> String {
-        if seconds < 120 { return "\(seconds) s" }
-        let minutes = (seconds + 59) / 60
+        if seconds < 120 { return "\(max(seconds, 0)) s" }
+        // Whole minutes rounded up, without the `+ 59` that overflows at `Int.max`.
+        let minutes = seconds / 60 + (seconds % 60 == 0 ? 0 : 1)
         if minutes < 120 { return "\(minutes) min" }
         return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
     }

@@ -8,9 +8,17 @@ public enum PlainText {
         var output = ""
         output.reserveCapacity(html.utf8.count)
         var index = html.startIndex
+        // The first `>` at or after the last `<` looked from: kept, so text of many `<` and few `>` (untrusted
+        // metadata, a service's answer) is read in linear time, not once more from every `<`.
+        var nextClose: String.Index?
+        var lookedFrom: String.Index?
         while index < html.endIndex {
             let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
+            if character == "<", lookedFrom == nil || nextClose.map({ $0 < index }) == true {
+                nextClose = html[index...].firstIndex(of: ">")
+                lookedFrom = index
+            }
+            if character == "<", let close = nextClose {
                 let inner = html[html.index(after: index)..<close]
                 if isTag(inner) {
                     output.append(" ")

@@ -56,15 +56,20 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
                 // Read again now that the subscription is on (it was made before this stream was handed
                 // out): a change committed before it would otherwise be neither in this revision nor among
                 // the events.
-                guard let lastEventID else { return try await snapshot() }
+                // A revision the gallery never had (negative, or past the current one) gets a snapshot too.
+                guard let lastEventID, lastEventID >= 0 else { return try await snapshot() }
                 let current = try await read(false).revision
+                guard lastEventID <= current else {
+                    missed = []
+                    return try await snapshot()
+                }
                 sent = lastEventID
                 if lastEventID != current {
                     // Replayed only when they lead from the client's revision to the current one without a
                     // gap (a change by another process, or one forgotten, leaves one): else one snapshot.
+                    // Compared one by one: nothing here is sized by the client's number.
                     let revisions = missed.compactMap(\.revision)
-                    let leads = lastEventID < current && revisions.last.map { $0 >= current } == true
-                    guard leads && revisions == Array(lastEventID + 1...revisions.last!) else {
+                    guard Self.leads(revisions, from: lastEventID, to: current) else {
                         missed = []
                         return try await snapshot()
                     }
@@ -115,6 +120,17 @@ public struct GalleryEventStream: AsyncSequence, Sendable {
                 ended = true
                 return false
             }
+        }
+
+        /// Whether `revisions` are exactly `from + 1`, `from + 2`, … and reach at least `to`.
+        static func leads(_ revisions: [Int], from: Int, to: Int) -> Bool {
+            guard from < to, let last = revisions.last, last >= to else { return false }
+            var expected = from
+            for revision in revisions {
+                guard revision == expected + 1 else { return false }
+                expected = revision
+            }
+            return true
         }
 
         private mutating func snapshot() async throws -> GalleryStreamEvent {

@@ -55,13 +55,20 @@ struct ExifField: Hashable {
         return (value, pretty, formatName)
     }
 
-    /// The value as a number: `"14/5"` → 2.8, `"200"` → 200; the first of several.
+    /// The value as a number: `"14/5"` → 2.8, `"200"` → 200; the first of several. `nil` for a zero
+    /// denominator and for anything not finite or with a magnitude outside 10⁻¹² to 10¹² (`"1e-320"`, `"inf"`
+    /// from a field of an unexpected type), so whatever is computed from it, `1 / x` and `Int(x)` among them,
+    /// stays in range.
     var number: Double? {
         let first = value.split(separator: " ").first.map(String.init) ?? value
         let parts = first.split(separator: "/")
+        let number: Double?
         if parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]) {
-            return denominator == 0 ? nil : numerator / denominator
+            number = denominator == 0 ? nil : numerator / denominator
+        } else {
+            number = Double(first)
         }
-        return Double(first)
+        guard let number, number.isFinite else { return nil }
+        return number == 0 || (1e-12...1e12).contains(abs(number)) ? number : nil
     }
 }

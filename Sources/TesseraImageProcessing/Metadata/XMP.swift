@@ -12,7 +12,14 @@ import TesseraCore
 struct XMP: Hashable {
     let text: String
 
+    /// The most of a packet read: a JPEG's packet fits in 64 KB, while a PNG's or WebP's may be as large as
+    /// the file; the properties shown come first, and every lookup scans the text.
+    static let maxBytes = 1 << 20
+    /// The most of one value cleaned: ample for `MetadataText.maxLength` characters with their markup.
+    static let maxValueCharacters = 16 * MetadataText.maxLength
+
     init(_ blob: [UInt8]) {
+        let blob = blob.prefix(Self.maxBytes)
         // Packets end with kilobytes of padding and sometimes a NUL.
         let end = blob.lastIndex { $0 != 0 && $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } ?? -1
         text = String(decoding: blob[..<(end + 1)], as: UTF8.self)
@@ -87,7 +94,9 @@ struct XMP: Hashable {
             let afterTag = rest.index(after: close)
             if attributes.hasSuffix("/") { return Element(attributes: attributes, content: nil, end: afterTag) }
             guard let endTag = rest[afterTag...].range(of: "</" + name + ">") else {
-                return Element(attributes: attributes, content: nil, end: afterTag)
+                // No end tag anywhere after this one: no later element of the name has content either, and
+                // looking again from each later start tag would take time quadratic in the packet.
+                return Element(attributes: attributes, content: nil, end: rest.endIndex)
             }
             return Element(attributes: attributes, content: rest[afterTag..<endTag.lowerBound], end: endTag.upperBound)
         }
@@ -97,7 +106,7 @@ struct XMP: Hashable {
     /// Plain text of an XML text node: CDATA unwrapped, references decoded, tags dropped, at most 4,000
     /// characters; `nil` when blank.
     static func clean(_ raw: Substring) -> String? {
-        var xml = String(raw)
+        var xml = String(raw.prefix(maxValueCharacters))
         while let open = xml.range(of: "<![CDATA["), let close = xml[open.upperBound...].range(of: "]]>") {
             let inner = xml[open.upperBound..<close.lowerBound]
                 .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -132,12 +132,10 @@ struct AccountsController<Context: PrincipalRequestContext> {
 
     /// A small JSON body, its faults as `invalid_request`.
     static func json<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
-        let data: Data
-        do {
-            data = Data(buffer: try await request.body.collect(upTo: 16 * 1024))
-        } catch {
-            throw AccountError.invalidBody("The request body is larger than 16 KiB.")
-        }
+        let data = Data(
+            buffer: try await request.boundedBody(upTo: 16 * 1024) {
+                AccountError.invalidBody("The request body is larger than 16 KiB.")
+            })
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {

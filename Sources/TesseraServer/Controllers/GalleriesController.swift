@@ -107,14 +107,18 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
             let body = try await Self.collect(request, limit: maxUploadBytes + 64 * 1024, what: "The upload")
             guard let form = MultipartForm(contentType: contentType, body: body), let file = form.part(named: "file")
             else {
-                throw GalleryError.invalidBody("Send the image as a multipart/form-data part named \"file\".")
+                throw GalleryError.invalidBody(MultipartForm.uploadHint)
             }
             guard file.data.count <= maxUploadBytes else {
                 throw GalleryError.tooLarge(what: "The upload", limit: maxUploadBytes)
             }
             let index = try form.part(named: "index").map { part in
-                guard let value = Int(String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces))
-                else { throw GalleryError.invalidBody("The index must be a whole number.") }
+                // Spaces around are the form's; a sign other than "-", digits of other scripts or past Int are not.
+                let text = String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                guard !text.hasPrefix("+"), let value = Int(text) else {
+                    throw GalleryError.invalidBody(
+                        "The index must be a whole number from 0 to \(Self.maxIndex) (past the end means the end).")
+                }
                 return try Self.checked(index: value)
             }
             let allow = try form.part(named: "allowNearDuplicate").map { part in
@@ -128,7 +132,8 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                 upload: file.data, fileName: file.fileName, to: try Self.id(context), at: index, ifRevision: ifRevision,
                 by: context.galleryViewer, allowNearDuplicate: allow ?? false)
         } else {
-            let body = try await Self.json(AddBody.self, request)
+            // Before the revision is compared: a malformed body is a 400 whatever the gallery's state.
+            let body = try await Self.json(AddBody.self, request, refusingNull: true)
             switch (body.item, body.url) {
             case (let item?, nil):
                 added = try await galleries.add(
@@ -157,11 +162,12 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         _ request: Request, id: GalleryID, viewer: GalleryViewer, principal: Principal?, connection: ConnectionHandle
     ) async throws -> Response {
         // A browser sends back an id we sent, always a revision; anything else is a client's mistake (400).
-        let lastEventID = try request.headers[HTTPField.Name("Last-Event-ID")!].map { text in
-            guard let revision = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw GalleryError.invalidBody("Last-Event-ID must be a gallery revision, like 17.")
-            }
-            return revision
+        // One past the gallery's revision is not refused: the stream answers it with a snapshot.
+        let lastEventID: Int?
+        switch RevisionField.lastEventID(request.headers[HTTPField.Name("Last-Event-ID")!]) {
+        case .absent: lastEventID = nil
+        case .revision(let revision): lastEventID = revision
+        case .invalid: throw GalleryError.invalidBody("Last-Event-ID must be a gallery revision, like 17.")
         }
         // Subscribed now, so a missing gallery is a 404, not an empty stream.
         let events = try await galleries.events(of: id, lastEventID: lastEventID, by: viewer)
@@ -272,9 +278,12 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     /// An index as the document bounds it: 0 up to the largest integer a JSON number holds exactly. (An index
     /// past the end means the end; one past this bound is a mistake, not a wish for the end.)
     static func checked(index: Int) throws(GalleryError) -> Int {
-        guard (0...9_007_199_254_740_991).contains(index) else { throw .invalidIndex(index) }
+        guard (0...maxIndex).contains(index) else { throw .invalidIndex(index) }
         return index
     }
+
+    /// 2^53 - 1, JSON's largest exact integer (docs/openapi.yaml's `maximum` for every index).
+    static var maxIndex: Int { 9_007_199_254_740_991 }
 
     /// A yes/no query parameter: `true` or `false`, absent is false; anything else is a 400 rather than a
     /// silent false (`?permanent=yes` must not move a gallery to Recently deleted instead of deleting it).
@@ -290,18 +299,11 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     /// too, is a 400: exactly what `docs/openapi.yaml`'s pattern for it accepts, no more (no signs, no spaces
     /// inside, at most 18 digits so it always fits an `Int`).
     static func ifMatch(_ request: Request) throws -> Int? {
-        guard var value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), value != "*" else {
-            return nil
+        switch RevisionField.ifMatch(request.headers[.ifMatch]) {
+        case .absent: return nil
+        case .revision(let revision): return revision
+        case .invalid: throw GalleryError.invalidBody("If-Match must be a gallery revision, like \"17\".")
         }
-        if value.hasPrefix("W/\"") { value.removeFirst(2) }
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-            value = String(value.dropFirst().dropLast())
-        }
-        guard (1...18).contains(value.count), value.allSatisfy({ $0.isASCII && $0.isNumber }), let revision = Int(value)
-        else {
-            throw GalleryError.invalidBody("If-Match must be a gallery revision, like \"17\".")
-        }
-        return revision
     }
 
     static func answer(_ value: some Encodable, status: HTTPResponse.Status = .ok, revision: Int) -> Response {
@@ -327,15 +329,15 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     }
 
     static func collect(_ request: Request, limit: Int, what: String) async throws -> Data {
-        do {
-            return Data(buffer: try await request.body.collect(upTo: limit))
-        } catch {
-            throw GalleryError.tooLarge(what: what, limit: limit)
-        }
+        Data(buffer: try await request.boundedBody(upTo: limit) { GalleryError.tooLarge(what: what, limit: limit) })
     }
 
-    static func json<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+    /// `refusingNull`: for bodies whose schema allows no `null` anywhere (`JSONNull`).
+    static func json<T: Decodable>(_ type: T.Type, _ request: Request, refusingNull: Bool = false) async throws -> T {
         let data = try await collect(request, limit: maxJSONBytes, what: "The request body")
+        if refusingNull, let path = JSONNull.path(in: data, fields: JSONNull.addItemFields) {
+            throw GalleryError.invalidBody("\"\(path)\" is null in the request body: leave a field out instead.")
+        }
         do {
             // JSONDecoder's result and errors (it falls back to it), faster for an item's many fields.
             return try FastJSONDecoder.decode(T.self, from: data)
@@ -344,6 +346,10 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw GalleryError.invalidBody("\"\(path)\" has the wrong type in the request body.")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            // A number no integer or double holds (`9223372036854775808`, `1e400`) or a fraction for an integer.
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw GalleryError.invalidBody("\"\(path)\" is out of range for this field in the request body.")
         } catch {
             throw GalleryError.invalidBody("The request body is not the JSON this call takes.")
         }

@@ -58,6 +58,22 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
         let showItems: Bool?
         let perHour: Int?
 
+        private enum CodingKeys: String, CodingKey { case kind, password, expiresAt, showItems, perHour }
+
+        /// `"expiresAt": null` is no expiry, as when left out (the document says so); the other optional
+        /// fields are left out or have a value: a `null` is the wrong type (400), not a default.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func strict<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+                container.contains(key) ? try container.decode(type, forKey: key) : nil
+            }
+            kind = try container.decode(String.self, forKey: .kind)
+            password = try strict(String.self, .password)
+            expiresAt = try container.decodeIfPresent(String.self, forKey: .expiresAt)
+            showItems = try strict(Bool.self, .showItems)
+            perHour = try strict(Int.self, .perHour)
+        }
+
         struct Checked {
             let kind: LinkKind
             let password: String?
@@ -73,7 +89,8 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
                 throw .link(.invalid("\"kind\" is \"view\" or \"drop\"."))
             }
             if let password {
-                guard password.count >= AccountSettings.minimumPasswordLength,
+                // Counted as the document's minLength counts (code points); the byte cap is bcrypt's.
+                guard password.unicodeScalars.count >= AccountSettings.minimumPasswordLength,
                     password.utf8.count <= AccountSettings.maximumPasswordBytes
                 else {
                     throw .link(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TesseraCore
 import TesseraImageProxy
 
 /// `GET`/`HEAD /media/{signature}/{source}`: a service's audio or video preview through `MediaProxy`, in

@@ -17,7 +17,7 @@ extension SharedController {
                 request, limit: maxUploadBytes + 64 * 1024, what: "The upload")
             guard let form = MultipartForm(contentType: contentType, body: body), let file = form.part(named: "file")
             else {
-                throw GalleryError.invalidBody("Send the image as a multipart/form-data part named \"file\".")
+                throw GalleryError.invalidBody(MultipartForm.uploadHint)
             }
             guard file.data.count <= maxUploadBytes else {
                 throw GalleryError.tooLarge(what: "The upload", limit: maxUploadBytes)

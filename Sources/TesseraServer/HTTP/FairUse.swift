@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Synchronization
 import TesseraCore
+import TesseraGalleries
 
 /// A budget: `count` requests per `period` seconds, refilled evenly, at most `count` saved up.
 public struct Rate: Sendable, Hashable, CustomStringConvertible {
@@ -154,7 +155,9 @@ struct FairUseMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         case (.post, 5) where path[1] == "api" && path[2] == "galleries" && path[4] == "items":
             let type = request.headers[.contentType]?.lowercased() ?? ""
             if type.hasPrefix("multipart/") { return .importing }
-            let buffer = try await request.body.collect(upTo: maxJSONBytes)
+            let buffer = try await request.boundedBody(upTo: maxJSONBytes) {
+                GalleryError.tooLarge(what: "The request body", limit: maxJSONBytes)
+            }
             request.body = RequestBody(buffer: buffer)
             // FastJSONDecoder: JSONDecoder read the whole item (about a tenth of an add's time) for one key.
             let probe = try? FastJSONDecoder.decode(URLProbe.self, from: Data(buffer: buffer))

@@ -6,11 +6,12 @@ import TesseraImageProxy
 /// Answers `GET`/`HEAD /img/...` from the image memory cache right after the HTTP/1 decoder, before the
 /// request reaches the rest of the pipeline and Hummingbird's async router. A cached thumbnail is the app's
 /// most frequent request (a results page asks for 20 at once, scrolling for more), and for it every layer
-/// above the decoder — the HTTPTypes conversions, the response encoder, the router's task hops — costs more
-/// than the answer itself. So the answer's head is written here as bytes (`ImageHitHead`) straight to the
-/// connection's first handler, below the response encoder. Anything else (a miss, another path, a bad
-/// signature, a missing token, HTTP/1.0) is passed on untouched, and the router answers as always, with
-/// the same headers.
+/// above the decoder — the HTTPTypes conversions, the router's task hops — costs more than the answer
+/// itself. So the answer is written here, as response parts to NIO's response encoder (`ImageHitHead`).
+/// Not below it: the encoder keeps, for each request the decoder reads, its method (an answer to a HEAD has
+/// no body), and takes one off per answer it sees; an answer it never saw leaves it a request behind, and
+/// a later answer is then cut to its head. Anything else (a miss, another path, a bad signature, a missing
+/// token, HTTP/1.0) is passed on untouched, and the router answers as always, with the same headers.
 ///
 /// HTTP/1.1 answers must leave in request order: a hit is only answered here while no earlier request
 /// of the connection is still being answered by the router; otherwise it is passed on too.
@@ -32,9 +33,6 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let access: ImageHitAccess
     private let head: ImageHitHead
     private let metrics: HTTPMetrics
-    /// The handler nearest the socket (`ConnectionTimeoutHandler`): writes from its context skip the
-    /// response encoder. Found when this handler is added; without it every request is passed on.
-    private var wire: ChannelHandlerContext?
 
     /// Requests passed on whose answer has not been written through yet.
     private var answersOwed = 0
@@ -43,7 +41,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private enum Current {
         case passing
-        case answering(ByteBuffer, body: ByteBuffer?, close: Bool)
+        case answering(HTTPResponseHead, body: ByteBuffer?, close: Bool)
     }
 
     init(proxy: ImageProxy, access: ImageHitAccess, head: ImageHitHead, metrics: HTTPMetrics) {
@@ -53,18 +51,10 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.metrics = metrics
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        wire = try? context.pipeline.syncOperations.context(handlerType: ConnectionTimeoutHandler.self)
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        wire = nil
-    }
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if answersOwed == 0, wire != nil, let answer = answer(request, allocator: context.channel.allocator) {
+            if answersOwed == 0, let answer = answer(request) {
                 current = answer
                 // The timeout handler learns of this request as it would from `HTTPPhaseHandler`.
                 context.triggerUserOutboundEvent(HTTPPhase.headReceived, promise: nil)
@@ -76,16 +66,17 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             if case .passing = current { context.fireChannelRead(data) }
         case .end:
-            guard case .answering(let head, let body, let close) = current, let wire else {
+            guard case .answering(let head, let body, let close) = current else {
                 context.fireChannelRead(data)
                 return
             }
             current = .passing
             context.triggerUserOutboundEvent(HTTPPhase.requestEnded, promise: nil)
             let written = close ? context.eventLoop.makePromise(of: Void.self) : nil
-            wire.write(NIOAny(IOData.byteBuffer(head)), promise: body == nil ? written : nil)
-            if let body { wire.write(NIOAny(IOData.byteBuffer(body)), promise: written) }
-            wire.flush()
+            // From this context the parts go to the encoder, not through `write` below: they owe nothing.
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
             context.triggerUserOutboundEvent(HTTPPhase.responseEnded, promise: nil)
             // Closed once the answer is out, not before: a close drops writes still queued.
             written?.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
@@ -98,7 +89,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The answer for a request the memory cache can serve, or `nil` to pass it on.
-    private func answer(_ request: HTTPRequestHead, allocator: ByteBufferAllocator) -> Current? {
+    private func answer(_ request: HTTPRequestHead) -> Current? {
         // HTTP/1.0's keep-alive rules and anything unusual in the path (a query, escapes) take the router.
         guard request.version == .http1_1, request.method == .GET || request.method == .HEAD,
             request.uri.utf8.starts(with: "/img/".utf8),
@@ -128,53 +119,39 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let requestID = RequestID.sanitized(headers.first(name: "x-request-id")) ?? RequestID.make()
         let notModified = headers["if-none-match"].contains { ImageResponse.matches($0, image.etag) }
         metrics.fastPathAnswer(head: request.method == .HEAD, notModified: notModified)
-        let bytes = head.encode(
+        let response = head.response(
             image: image, notModified: notModified, varies: signed.variant != "original", requestID: requestID,
-            close: close, allocator: allocator)
+            close: close)
         let body = notModified || request.method == .HEAD ? nil : image.body
-        return .answering(bytes, body: body, close: close)
+        return .answering(response, body: body, close: close)
     }
 }
 
-/// The bytes of a fast-path answer's head: the same fields `ImagesController` answers with
+/// The head of a fast-path answer: the same fields `ImagesController` answers with
 /// (`ImageResponse.headers`), plus those Hummingbird adds to every answer (`Date`, `Server`) and
 /// `RequestIDMiddleware`'s `X-Request-Id`. Shared by every connection of the server.
 struct ImageHitHead: Sendable {
     let date: HTTPDate
-    /// `server: …\r\n` and the fields every image answer carries, encoded once.
-    private let common: [UInt8]
+    let serverName: String
 
-    init(date: HTTPDate, serverName: String) {
-        self.date = date
-        common = Array(
-            ("server: \(serverName)\r\ncache-control: public, max-age=31536000, immutable\r\n"
-                + "x-content-type-options: nosniff\r\ncontent-security-policy: default-src 'none'; sandbox\r\n").utf8)
-    }
-
-    func encode(
-        image: ServedImage, notModified: Bool, varies: Bool, requestID: String, close: Bool,
-        allocator: ByteBufferAllocator
-    ) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: 512)
-        buffer.writeStaticString(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
-        buffer.writeBytes(common)
-        buffer.writeStaticString("etag: ")
-        buffer.writeString(image.etag)
-        buffer.writeStaticString("\r\ndate: ")
-        buffer.writeString(date.now)
-        buffer.writeStaticString("\r\nx-request-id: ")
-        buffer.writeString(requestID)
-        buffer.writeStaticString("\r\n")
-        if varies { buffer.writeStaticString("vary: Accept\r\n") }
-        if close { buffer.writeStaticString("connection: close\r\n") }
+    func response(
+        image: ServedImage, notModified: Bool, varies: Bool, requestID: String, close: Bool
+    ) -> HTTPResponseHead {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(11)
+        headers.add(name: "server", value: serverName)
+        headers.add(name: "cache-control", value: "public, max-age=31536000, immutable")
+        headers.add(name: "x-content-type-options", value: "nosniff")
+        headers.add(name: "content-security-policy", value: "default-src 'none'; sandbox")
+        headers.add(name: "etag", value: image.etag)
+        headers.add(name: "date", value: date.now)
+        headers.add(name: "x-request-id", value: requestID)
+        if varies { headers.add(name: "vary", value: "Accept") }
+        if close { headers.add(name: "connection", value: "close") }
         if !notModified {
-            buffer.writeStaticString("content-type: ")
-            buffer.writeString(image.contentType)
-            buffer.writeStaticString("\r\ncontent-length: ")
-            buffer.writeString(String(image.body.readableBytes))
-            buffer.writeStaticString("\r\n")
+            headers.add(name: "content-type", value: image.contentType)
+            headers.add(name: "content-length", value: String(image.body.readableBytes))
         }
-        buffer.writeStaticString("\r\n")
-        return buffer
+        return HTTPResponseHead(version: .http1_1, status: notModified ? .notModified : .ok, headers: headers)
     }
 }

@@ -21,7 +21,16 @@ struct TokenMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
         {
             return try await next(request, context)
         }
+        // `/login` takes the token itself, so it is answered before the token is asked for; a method it does not
+        // serve goes on to the router, whose answer is 405 (it has no route there that needs the token).
         if path == "/login" {
+            guard request.method == .get || request.method == .head else { return try await next(request, context) }
+            let cookies = request.headers[values: .cookie].joined(separator: "; ")
+            if request.uri.queryParameters.get("token") == nil,
+                token.admits(authorization: request.headers[.authorization], cookieHeader: cookies)
+            {
+                return Response(status: .seeOther, headers: [.location: "/"])
+            }
             guard request.uri.queryParameters.get("token").map(token.matches) == true else {
                 throw APIError(AccessError.serverTokenRequired)
             }

@@ -3,20 +3,59 @@
 import { h } from './dom.js';
 import { filterWords } from './filters.js';
 
+/** "Pixabay", "Pixabay and Flickr", "Pixabay, Flickr and Openverse". */
+export function nameList(names) {
+    return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * The page's words per error code, for one service or several that failed the same way. A `rate_limited`
+ * section is the service's own limit or Tessera's budget for it (docs/sources.md): the service's, never the
+ * person's; `retryAfter` (seconds) says whether it is this minute's.
+ */
 const WORDS = {
-    unreachable: (name) => `Couldn’t reach ${name}.`,
-    timeout: (name) => `${name} took too long to answer.`,
-    rate_limited: (name) => `${name} is busy right now.`,
-    service_error: (name) => `${name} is having trouble right now.`,
-    bad_response: (name) => `${name} sent an answer Tessera could not read.`,
-    invalid_key: (name) => `${name} is not set up correctly on this server.`,
-    source_rejected: (name) => `${name} could not run this search.`,
+    unreachable: (names) => `Couldn’t reach ${nameList(names)}.`,
+    timeout: (names) => `${nameList(names)} took too long to answer.`,
+    rate_limited: (names, retryAfter) => {
+        const period = retryAfter != null && retryAfter <= 60 ? 'this minute' : 'now';
+        return names.length === 1
+            ? `${names[0]}’s limit for ${period} is used up.`
+            : `The limits of ${nameList(names)} for ${period} are used up.`;
+    },
+    service_error: (names) => `${nameList(names)} ${names.length === 1 ? 'is' : 'are'} having trouble right now.`,
+    bad_response: (names) => `${nameList(names)} sent ${names.length === 1 ? 'an answer' : 'answers'} `
+        + 'Tessera could not read.',
+    invalid_key: (names) => `${nameList(names)} ${names.length === 1 ? 'is' : 'are'} not set up correctly `
+        + 'on this server.',
+    source_rejected: (names) => `${nameList(names)} could not run this search.`,
 };
 
-/** One line for a service that failed with `code` (the API's `error.code`). */
-export function failureText(code, name) {
-    return (WORDS[code] ?? ((n) => `${n} could not answer.`))(name);
+/** The codes a wait can mend, which the page tries again by itself after a while (retryline.js). */
+const PASSING = new Set(['unreachable', 'timeout', 'rate_limited', 'service_error', 'bad_response']);
+
+/** One line for the services `names` that failed with `code` (the API's `error.code`). */
+export function failureText(code, names, retryAfter = null) {
+    return (WORDS[code] ?? ((n) => `${nameList(n)} could not answer.`))(names, retryAfter);
 }
+
+/** Whether a failure with `code` may pass by itself, so that trying again later by itself makes sense. */
+export const mayPass = (code) => PASSING.has(code);
+
+/**
+ * The line for a request to this server that failed (an `APIError`): only the server's own fair-use limit
+ * (a 429 for the person's address) says the person searched too often.
+ */
+export function requestFailureText(error) {
+    if (error.status === 429 && error.code === 'rate_limited') return 'Too many searches from your address for now.';
+    return error.message;
+}
+
+/** Whether the request that failed with `error` (an `APIError`) may work later without anyone changing it. */
+export const requestMayPass = (error) =>
+    ['network', 'offline'].includes(error.code) || error.status === 429 || error.status >= 500;
+
+/** Said once, alone, when every service failed to connect: the trouble is this server's way out. */
+export const ALL_UNREACHABLE = 'Couldn’t reach any service — check this server’s connection.';
 
 /**
  * A section whose service cannot apply some of the filters (`unsupported_filter`): it shows this instead of
@@ -38,26 +77,3 @@ export function checkedText(names, { capital = false } = {}) {
 /** The line a section shows in place of its results when it cannot apply a filter (`className` adds to it). */
 export const filterNote = (section, title, className = '') => h('p', { class: `filter-note ${className}`.trim(),
     role: 'status' }, unsupportedText(section.filters?.unsupported, title ?? section.id));
-
-/**
- * Shows `message` in `banners`: one per service (`id`, its source), in section order whichever answered
- * first, or the only one. With `retry`, a "Try again" button that takes the banner away and calls it.
- */
-export function showBanner(banners, catalog, message, id, retry) {
-    const banner = h('div', { class: 'banner notice', role: 'status', 'data-source': id }, message);
-    if (retry) {
-        banner.append(h('button', { type: 'button' }, 'Try again'));
-        banner.lastChild.addEventListener('click', () => {
-            banner.remove();
-            retry();
-        });
-    }
-    if (!id) {
-        banners.replaceChildren(banner);
-        return;
-    }
-    banners.querySelector(`[data-source="${CSS.escape(id)}"]`)?.remove();
-    const rank = (source) => catalog.sections.findIndex((section) => section.source === source);
-    const after = [...banners.children].find((other) => rank(other.dataset.source) > rank(id));
-    banners.insertBefore(banner, after ?? null);
-}

@@ -2,13 +2,16 @@
 //
 // Every search gets a new generation number; anything that arrives for an older one (a page, a streamed
 // section) is dropped, and its request is aborted as well. Items are kept by id, so a page repeating an
-// item does not show it twice.
+// item does not show it twice. A page that failed is never asked for again by itself at once: it leaves a line
+// with Try again, which a person presses or which counts down first (retryline.js, docs/web.md "Failures").
 import * as api from './api.js';
 import { $, h, formatNumber, afterNextPaint, idleCallback } from './dom.js';
 import { searchURL } from './router.js';
 import { tile, skeletonTiles, applyShape, markHeld, shapeOf } from './tiles.js';
 import { TagFilter } from './tags.js';
-import { checkedText, failureText, filterNote, showBanner } from './failures.js';
+import { checkedText, failureText, filterNote, mayPass, requestFailureText, requestMayPass } from './failures.js';
+import { SectionFailures } from './sectionfailures.js';
+import { backOff, retryLine } from './retryline.js';
 import { filterKey } from './filters.js';
 import { rowControls } from './rowscroll.js';
 import { icon } from './icons.js';
@@ -35,6 +38,10 @@ export class Results {
         this.sentinel = $('#sentinel');
         this.generation = 0;
         this.query = null;
+        this.sectionFailures = new SectionFailures(this.banners, catalog);
+        /** Failures in a row of the search `failureKey` names: how long the next automatic try waits. */
+        this.failures = 0;
+        this.failureKey = null;
         /** Every loaded item by id, for the detail view. */
         this.items = new Map();
         this.owners = new Map();
@@ -51,10 +58,7 @@ export class Results {
             this.markTile(event.detail.id, [event.detail.gallery.name]);
         });
 
-        this.loadMoreButton.addEventListener('click', () => {
-            this.autoLoadFailed = false;
-            this.loadNextPage();
-        });
+        this.loadMoreButton.addEventListener('click', () => this.loadNextPage());
         // Well ahead of the end: the next page is on its way while the user still has a screen or two to see.
         this.observer = new IntersectionObserver((entries) => {
             if (entries.some((entry) => entry.isIntersecting)) this.loadNextPage({ automatic: true });
@@ -76,6 +80,9 @@ export class Results {
         this.stop();
         const generation = ++this.generation;
         this.query = { q, scope, filters };
+        const key = `${q}\n${scope}\n${filterKey(filters)}`;
+        if (key !== this.failureKey) this.failures = 0;
+        this.failureKey = key;
         this.controller = new AbortController();
         // The request leaves first: clearing the last results and drawing the skeleton rows take the page a few
         // milliseconds, which the answer need not wait for (docs/filters.md, "Ninth session").
@@ -88,13 +95,17 @@ export class Results {
         this.folding.reset();
         this.filter.reset(tag);
         this.banners.replaceChildren();
+        this.sectionFailures.reset();
+        this.pageFailure?.remove();
+        this.pageFailure = null;
+        /** The page that failed, until it is asked for again: nothing loads by itself meanwhile. */
+        this.failedPage = null;
         this.container.replaceChildren();
         this.filterEmpty.hidden = true;
         this.page = 0;
         this.hasMore = false;
         this.total = null;
         this.checked = [];
-        this.autoLoadFailed = false;
         this.loading = false;
         this.updatePager();
         document.title = `${q} · Tessera`;
@@ -126,7 +137,7 @@ export class Results {
     async loadNextPage({ automatic = false } = {}) {
         if (!this.query || this.query.scope === 'all' || this.loading) return;
         if (this.page > 0 && !this.hasMore) return;
-        if (automatic && this.autoLoadFailed) return;
+        if (automatic && this.failedPage != null) return;
         const generation = this.generation;
         const page = this.page + 1;
         this.loading = true;
@@ -145,10 +156,11 @@ export class Results {
                 this.hasMore = false;
                 this.page = page;
             } else if (section?.error) {
-                this.showFailure(section);
-                this.autoLoadFailed = page > 1;
-                this.hasMore = page > 1;
+                const source = this.catalog.section(section.id)?.source ?? section.id;
+                this.showPageFailure(page, failureText(section.error.code, [this.catalog.sourceTitle(source)],
+                    section.error.retryAfter), mayPass(section.error.code), section.error.retryAfter);
             } else {
+                this.failures = 0;
                 this.page = page;
                 this.total = section?.total ?? null;
                 this.hasMore = Boolean(section?.hasMore);
@@ -159,9 +171,7 @@ export class Results {
         } catch (error) {
             if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
             if (page === 1) this.grid.replaceChildren();
-            this.showBanner(error.message, true);
-            this.autoLoadFailed = true;
-            this.hasMore = true;
+            this.showPageFailure(page, requestFailureText(error), requestMayPass(error), error.retryAfter);
         } finally {
             if (this.isCurrent(generation)) {
                 this.loading = false;
@@ -179,10 +189,35 @@ export class Results {
         return this.sentinel.getBoundingClientRect().top < innerHeight * 2;
     }
 
+    /**
+     * Page `page` failed: a line in the pager says why, with Try again (not "Load more") that also runs by
+     * itself after a wait when the failure may pass (`passing`), at least `retryAfter` seconds.
+     */
+    showPageFailure(page, message, passing, retryAfter) {
+        this.failedPage = page;
+        this.failures += 1;
+        this.pageFailure?.remove();
+        this.pageFailure = retryLine(message, { retry: () => this.retryPage(),
+            wait: passing ? backOff(this.failures, retryAfter) : null,
+            attributes: { class: 'banner notice page-failure', 'data-page': page } });
+        this.loadMoreButton.before(this.pageFailure);
+    }
+
+    /** Asks for the page that failed once more. */
+    retryPage() {
+        this.pageFailure = null;
+        this.failedPage = null;
+        if (this.page === 0) {
+            this.grid.replaceChildren(...skeletonTiles(12));
+            this.summary.textContent = 'Searching…';
+        }
+        this.loadNextPage();
+    }
+
     updatePager() {
         const single = this.query && this.query.scope !== 'all';
-        const more = single && this.page > 0 && this.hasMore;
-        this.loadMoreButton.hidden = !more && !(single && this.autoLoadFailed);
+        const more = single && this.page > 0 && this.hasMore && this.failedPage == null;
+        this.loadMoreButton.hidden = !more;
         this.loadMoreButton.disabled = this.loading;
         this.loadMoreButton.textContent = this.loading ? 'Loading…' : 'Load more';
         const finished = single && this.page > 0 && !this.hasMore && !this.loading;
@@ -215,7 +250,9 @@ export class Results {
                     answer.sections.forEach(handlers.place);
                 } catch (error) {
                     if (error.name === 'AbortError' || !this.isCurrent(generation)) return;
-                    this.showBanner(error.message, false);
+                    this.banners.replaceChildren(retryLine(requestFailureText(error), { retry: () => this.again() }));
+                    handlers.finish({ failed: true });
+                    return;
                 }
                 handlers.finish();
             },
@@ -241,6 +278,8 @@ export class Results {
         this.summary.textContent = 'Searching…';
         this.showLayout();
         const arrived = new Set();
+        /** Services that failed. The server leaves empty sections out, so a service not here answered. */
+        const failedSources = new Set();
         const place = (section) => {
             if (!this.isCurrent(generation) || arrived.has(section.id)) return;
             arrived.add(section.id);
@@ -256,7 +295,8 @@ export class Results {
                 return;
             }
             if (section.error) {
-                this.showFailure(section);
+                this.sectionFailures.add(section, () => this.again());
+                failedSources.add(this.catalog.section(section.id)?.source ?? section.id);
                 slot.remove();
                 return;
             }
@@ -283,9 +323,22 @@ export class Results {
                 rowControls(strip, section.title, () => this.tails.drawRow(strip)));
             this.updateSummary();
         };
-        const finish = () => {
+        /** Every section is in; `failed`: the search itself failed, which its line says instead of "No results". */
+        const finish = ({ failed = false } = {}) => {
             if (!this.isCurrent(generation)) return;
             for (const [id, slot] of slots) if (!arrived.has(id)) slot.remove();
+            if (failed) return;
+            // The photo library's own section may answer nothing when every service is down.
+            const allDown = failedSources.size > 0 && this.items.size === 0 && this.catalog.enabledSections
+                .every((known) => known.source === 'local' || failedSources.has(known.source));
+            if (allDown) {
+                // Every service failed: one line says so, and "No results" would be untrue.
+                this.failures += 1;
+                this.sectionFailures.showAllDown(() => this.again(), this.failures);
+                this.summary.textContent = '';
+                return;
+            }
+            this.failures = 0;
             if (this.items.size === 0) this.showEmpty();
             this.updateSummary();
             this.tails.whenIdle();
@@ -440,18 +493,9 @@ export class Results {
         $('#filter-empty-text').textContent = `Nothing here is tagged “${tag}”.`;
     }
 
-    /** One line per service that failed (iTunes once for its four sections), in section order. */
-    showFailure(section) {
-        const source = this.catalog.section(section.id)?.source ?? section.id;
-        this.showBanner(failureText(section.error?.code, this.catalog.sourceTitle(source)), true, source);
-    }
-
-    showBanner(message, retry, id) {
-        showBanner(this.banners, this.catalog, message, id, retry ? () => {
-            this.autoLoadFailed = false;
-            if (this.page === 0) this.start({ ...this.query, tag: this.filter.tag });
-            else this.loadNextPage();
-        } : null);
+    /** Runs the search again, as it is (Try again in "All"). */
+    again() {
+        this.start({ ...this.query, tag: this.filter.tag });
     }
 
     showEmpty() {

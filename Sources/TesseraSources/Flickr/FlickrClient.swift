@@ -93,7 +93,7 @@ public struct FlickrClient: MediaSource {
             guard let photos = wire.photos else { throw .badResponse(.flickr, detail: "photos: missing") }
             let pages = photos.pages?.value ?? 0
             return SourcePage(
-                items: (photos.photo ?? []).decoded().map(item), total: photos.total?.value,
+                items: (photos.photo ?? []).decoded().map(item), total: ServiceNumbers.total(photos.total?.value),
                 hasMore: page < pages && page * SearchRequest.pageSize < resultCap)
         }
     }
@@ -166,7 +166,11 @@ extension FlickrClient {
         let pageURL =
             owner.map { "https://www.flickr.com/photos/\(path($0))/\(path(photo.id))" }
             ?? nonEmpty(photo.photoPage) ?? "https://www.flickr.com/photo.gne?id=\(path(photo.id))"
-        var sizes = photo.sizes.map { ImageSize(name: $0.name, url: $0.url, width: $0.width, height: $0.height) }
+        var sizes = photo.sizes.map {
+            ImageSize(
+                name: $0.name, url: $0.url, width: ServiceNumbers.side($0.width), height: ServiceNumbers.side($0.height)
+            )
+        }
         if sizes.isEmpty { sizes = builtSizes(photo) }
 
         var metadata: [MetadataEntry] = []
@@ -174,7 +178,9 @@ extension FlickrClient {
         metadata.add("Date taken", dateTaken(photo))
         metadata.add("Date uploaded", photo.dateUpload.flatMap(isoDate))
         metadata.add("Views", photo.views)
-        metadata.add("Original size", Format.dimensions(photo.originalWidth, photo.originalHeight))
+        metadata.add(
+            "Original size",
+            Format.dimensions(ServiceNumbers.side(photo.originalWidth), ServiceNumbers.side(photo.originalHeight)))
         metadata.add("Original format", photo.originalFormat)
         metadata.add("Licence ID", photo.license)
         metadata.add("Media", photo.media)
@@ -215,7 +221,9 @@ extension FlickrClient {
 
     /// Unix seconds as an ISO 8601 time in UTC: `1209388984` → `2008-04-28T13:23:04Z`.
     static func isoDate(_ unixSeconds: String) -> String? {
-        guard let seconds = Int(unixSeconds.trimmingWhitespace), seconds > 0 else { return nil }
+        guard let seconds = Int(unixSeconds.trimmingWhitespace),
+            (1...ServiceNumbers.latestUnixSeconds).contains(seconds)
+        else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
     }
 

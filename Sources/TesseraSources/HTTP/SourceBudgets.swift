@@ -42,7 +42,7 @@ extension SourceHTTP {
     /// Leaves `source` alone for `seconds` (the service's own figure), or the default pause when it gave none.
     func pause(_ source: SourceID, seconds: Int?) async {
         guard let budgets, let budget = budgets.budgets[source] else { return }
-        let wait = seconds.map(Double.init) ?? budgets.defaultPause.seconds
+        let wait = ServiceNumbers.wait(seconds).map(Double.init) ?? budgets.defaultPause.seconds
         guard wait > 0 else { return }
         metrics.paused(source)
         logger.notice(

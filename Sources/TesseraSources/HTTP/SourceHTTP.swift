@@ -208,16 +208,18 @@ extension SourceHTTP.Response {
         }
     }
 
-    /// `Retry-After` in seconds (the delta form; an HTTP date is turned into seconds from now).
+    /// `Retry-After` in seconds (the delta form; an HTTP date is turned into seconds from now), at most a day
+    /// (`ServiceNumbers.longestWait`): the figure is the service's, and every wait shown is computed from it.
     public var retryAfterSeconds: Int? {
         guard let value = header("Retry-After")?.trimmingWhitespace else { return nil }
-        if let seconds = Int(value) { return max(0, seconds) }
+        if let seconds = Int(value) { return ServiceNumbers.wait(seconds) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        return max(0, Int(date.timeIntervalSinceNow.rounded(.up)))
+        let seconds = min(max(0, date.timeIntervalSinceNow.rounded(.up)), Double(ServiceNumbers.longestWait))
+        return seconds.isFinite ? Int(seconds) : nil
     }
 
     /// Decodes the body as `T`, turning any decoding failure into `.badResponse` with the path that failed.

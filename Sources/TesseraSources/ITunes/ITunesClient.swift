@@ -62,7 +62,7 @@ public struct ITunesClient: MediaSource {
             let start = (page - 1) * pageSize
             let slice = start < results.count ? results[start..<min(results.count, limit)] : []
             let items = slice.compactMap(\.value).compactMap { Self.item($0, fallback: target.kind) }
-            let answered = resultCount ?? results.count
+            let answered = ServiceNumbers.total(resultCount) ?? results.count
             return SourcePage(
                 items: items, total: answered < limit ? answered : nil,
                 hasMore: results.count >= limit && limit < Self.resultCap)
@@ -228,7 +228,9 @@ public struct ITunesClient: MediaSource {
     static func screenshot(_ url: String) -> ImageRef {
         let name = url.split(separator: "/").last ?? ""
         let box = name.prefix { $0 != "b" && $0 != "." }.split(separator: "x")
-        guard box.count == 2, let width = Int(box[0]), let height = Int(box[1]), width > 0, height > 0 else {
+        guard box.count == 2, let width = ServiceNumbers.side(Int(box[0])),
+            let height = ServiceNumbers.side(Int(box[1]))
+        else {
             return ImageRef(url: url)
         }
         return ImageRef(url: url, width: width, height: height)
@@ -284,7 +286,7 @@ public struct ITunesClient: MediaSource {
         metadata.add("Released", record.releaseDate.map(day))
         metadata.add("Current version released", record.currentVersionReleaseDate.map(day))
         // Rounded to the second first, as the store shows it (6793995 ms is 1:53:14, not 1:53:13).
-        let seconds = record.trackTimeMillis.flatMap { $0 > 0 ? ($0 + 500) / 1000 : nil }
+        let seconds = ServiceNumbers.milliseconds(record.trackTimeMillis).map { ($0 + 500) / 1000 }
         metadata.add("Duration", seconds.map { Format.duration(milliseconds: $0 * 1000) })
         metadata.add("Genre", record.primaryGenreName)
         metadata.add("Genres", list(record.genres))
@@ -310,15 +312,16 @@ public struct ITunesClient: MediaSource {
             metadata.add("Summary", short)
         }
         metadata.add("Release notes", record.releaseNotes.map(PlainText.fromHTML))
-        metadata.add("File size", record.fileSizeBytes.flatMap { $0 > 0 ? Format.bytes($0) : nil })
+        metadata.add(
+            "File size", ServiceNumbers.bytes(record.fileSizeBytes).flatMap { $0 > 0 ? Format.bytes($0) : nil })
         metadata.add("Version", record.version)
         metadata.add("Seller", record.sellerName)
         metadata.add("Seller website", record.sellerUrl)
         metadata.add("Minimum OS", record.minimumOsVersion)
         metadata.add("Bundle ID", record.bundleId)
-        metadata.add("Average rating", record.averageUserRating.map(rating))
+        metadata.add("Average rating", record.averageUserRating.flatMap(rating))
         metadata.add("Ratings", record.userRatingCount)
-        metadata.add("Current version rating", record.averageUserRatingForCurrentVersion.map(rating))
+        metadata.add("Current version rating", record.averageUserRatingForCurrentVersion.flatMap(rating))
         metadata.add("Current version ratings", record.userRatingCountForCurrentVersion)
         metadata.add("Languages", list(record.languageCodesISO2A))
         metadata.add("Advisories", list(record.advisories))
@@ -343,7 +346,7 @@ public struct ITunesClient: MediaSource {
 
     /// `12.99, "USD"` → `"12.99 USD"`; 0 is "Free"; negative prices (not sold on their own) are left out.
     static func money(_ value: Double?, _ currency: String?) -> String? {
-        guard let value, value >= 0 else { return nil }
+        guard let value = ServiceNumbers.price(value), value >= 0 else { return nil }
         guard value > 0 else { return "Free" }
         let amount = String(format: "%.2f", value)
         return nonEmpty(currency).map { "\(amount) \($0)" } ?? amount
@@ -357,8 +360,10 @@ public struct ITunesClient: MediaSource {
         return String(prefix)
     }
 
-    /// `3.35106` → `"3.4"` (out of 5).
-    private static func rating(_ value: Double) -> String { String(format: "%.1f", value) }
+    /// `3.35106` → `"3.4"` (out of 5); `nil` for a rating outside 0–5.
+    private static func rating(_ value: Double) -> String? {
+        (0...5).contains(value) ? String(format: "%.1f", value) : nil
+    }
 
     private static func explicitness(_ value: String) -> String {
         switch value {

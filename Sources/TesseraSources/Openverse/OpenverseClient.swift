@@ -53,8 +53,10 @@ public struct OpenverseClient: MediaSource {
     }
 
     static func page(_ wire: OpenverseWire.SearchResponse, page: Int) -> SourcePage {
-        let lastPage = min(wire.page_count ?? 0, maxPage)
-        return SourcePage(items: wire.results.decoded().map(item), total: wire.result_count, hasMore: page < lastPage)
+        let lastPage = min(wire.page_count?.value ?? 0, maxPage)
+        return SourcePage(
+            items: wire.results.decoded().map(item), total: ServiceNumbers.total(wire.result_count?.value),
+            hasMore: page < lastPage)
     }
 
     public func item(nativeID: String) async throws -> Item {
@@ -98,7 +100,7 @@ public struct OpenverseClient: MediaSource {
         guard case .text(let text) = errorBody(response)?.detail,
             let range = text.range(of: "available in ")
         else { return nil }
-        return Int(text[range.upperBound...].prefix { $0.isNumber })
+        return ServiceNumbers.wait(Int(text[range.upperBound...].prefix { $0.isNumber }))
     }
 
     // MARK: - Mapping
@@ -109,9 +111,9 @@ public struct OpenverseClient: MediaSource {
             // The API renders it on request; its size is not in the answer.
             sizes.append(ImageSize(name: "thumbnail", url: thumbnail))
         }
+        let (width, height) = (ServiceNumbers.side(image.width?.value), ServiceNumbers.side(image.height?.value))
         if let original = nonEmpty(image.url) {
-            sizes.append(
-                ImageSize(name: "original", url: original, width: image.width?.value, height: image.height?.value))
+            sizes.append(ImageSize(name: "original", url: original, width: width, height: height))
         }
         let original = sizes.last { $0.name == "original" }?.ref
         let thumbnail = sizes.first?.ref
@@ -143,8 +145,10 @@ public struct OpenverseClient: MediaSource {
         metadata.add("Source", image.source)
         metadata.add("Category", image.category)
         metadata.add("File type", image.filetype)
-        metadata.add("File size", image.filesize?.value.map(Format.bytes))
-        metadata.add("Original size", Format.dimensions(image.width?.value, image.height?.value))
+        metadata.add("File size", ServiceNumbers.bytes(image.filesize?.value).map(Format.bytes))
+        metadata.add(
+            "Original size",
+            Format.dimensions(ServiceNumbers.side(image.width?.value), ServiceNumbers.side(image.height?.value)))
         let code = [image.license, image.license_version].compactMap(nonEmpty).joined(separator: " ")
         metadata.add("License code", code)
         metadata.add("Indexed on", image.indexed_on)

@@ -4,10 +4,11 @@
 /// answers leave whole fields out, and `unstable__*` fields come and go.
 enum OpenverseWire {
     struct SearchResponse: Decodable {
-        let result_count: Int?
-        let page_count: Int?
-        let page_size: Int?
-        let page: Int?
+        /// Leniently: a count out of `Int`'s range is no count, not an unreadable page.
+        let result_count: LenientInt?
+        let page_count: LenientInt?
+        let page_size: LenientInt?
+        let page: LenientInt?
         let results: [Skippable<Image>]
     }
 

@@ -52,9 +52,10 @@ public struct PixabayClient: MediaSource {
                 throw failure
             }
             let wire = try response.decode(PixabayWire.SearchResponse.self, source: id)
-            let reachable = min(wire.totalHits ?? 0, Self.resultCap)
+            let totalHits = ServiceNumbers.total(wire.totalHits?.value)
+            let reachable = min(totalHits ?? 0, Self.resultCap)
             return SourcePage(
-                items: wire.hits.decoded().map(Self.item), total: wire.total ?? wire.totalHits,
+                items: wire.hits.decoded().map(Self.item), total: ServiceNumbers.total(wire.total?.value) ?? totalHits,
                 hasMore: page * pageSize < reachable)
         }
     }
@@ -77,7 +78,7 @@ public struct PixabayClient: MediaSource {
     /// Pixabay reports errors as plain text with a 4xx status: `[ERROR 400] Invalid API key...`.
     private func failure(_ response: SourceHTTP.Response) -> SourceError? {
         if response.status == 429 {
-            let reset = response.header("X-RateLimit-Reset").flatMap { Int($0.trimmingWhitespace) }
+            let reset = ServiceNumbers.wait(response.header("X-RateLimit-Reset").flatMap { Int($0.trimmingWhitespace) })
             return .rateLimited(id, retryAfter: response.retryAfterSeconds ?? reset)
         }
         if let common = response.commonFailure(id) { return common }
@@ -95,22 +96,24 @@ public struct PixabayClient: MediaSource {
         var sizes: [ImageSize] = []
         func add(_ name: String, _ url: String?, _ width: Int?, _ height: Int?) {
             guard let url, !url.isEmpty else { return }
-            sizes.append(ImageSize(name: name, url: url, width: width, height: height))
+            sizes.append(
+                ImageSize(name: name, url: url, width: ServiceNumbers.side(width), height: ServiceNumbers.side(height)))
         }
+        let (width, height) = (ServiceNumbers.side(hit.imageWidth), ServiceNumbers.side(hit.imageHeight))
         // Pixabay names the large renditions by their bounding box; their size follows from the original's.
-        let large = Geometry.fit(width: hit.imageWidth, height: hit.imageHeight, maxSide: 1280)
-        let fullHD = Geometry.fit(width: hit.imageWidth, height: hit.imageHeight, maxSide: 1920)
+        let large = Geometry.fit(width: width, height: height, maxSide: 1280)
+        let fullHD = Geometry.fit(width: width, height: height, maxSide: 1920)
         add("preview", hit.previewURL, hit.previewWidth, hit.previewHeight)
         add("webformat", hit.webformatURL, hit.webformatWidth, hit.webformatHeight)
         add("large", hit.largeImageURL, large?.width, large?.height)
         add("fullHD", hit.fullHDURL, fullHD?.width, fullHD?.height)
-        add("original", hit.imageURL, hit.imageWidth, hit.imageHeight)
+        add("original", hit.imageURL, width, height)
         add("vector", hit.vectorURL, nil, nil)
 
         var metadata: [MetadataEntry] = []
         metadata.add("Type", hit.type)
-        metadata.add("Original size", Format.dimensions(hit.imageWidth, hit.imageHeight))
-        metadata.add("File size", hit.imageSize.map(Format.bytes))
+        metadata.add("Original size", Format.dimensions(width, height))
+        metadata.add("File size", ServiceNumbers.bytes(hit.imageSize).map(Format.bytes))
         metadata.add("Views", hit.views)
         metadata.add("Downloads", hit.downloads)
         metadata.add("Likes", hit.likes)

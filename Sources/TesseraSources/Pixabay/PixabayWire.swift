@@ -2,8 +2,9 @@
 /// the docs say keys may be added at any time and some only come with full API access.
 enum PixabayWire {
     struct SearchResponse: Decodable {
-        let total: Int?
-        let totalHits: Int?
+        /// Leniently: a total out of `Int`'s range is no total, not an unreadable page.
+        let total: LenientInt?
+        let totalHits: LenientInt?
         let hits: [Skippable<Hit>]
     }
 

@@ -130,14 +130,18 @@ extension WikimediaClient {
         var sizes: [ImageSize] = []
         if let thumb = nonEmpty(info.thumburl) {
             sizes.append(
-                ImageSize(name: "thumb", url: thumb, width: info.thumbwidth?.value, height: info.thumbheight?.value))
+                ImageSize(
+                    name: "thumb", url: thumb, width: ServiceNumbers.side(info.thumbwidth?.value),
+                    height: ServiceNumbers.side(info.thumbheight?.value)))
         }
         if let original = nonEmpty(info.url) {
             if let rendition = rendition(info) {
                 sizes.append(rendition)
             } else {
                 sizes.append(
-                    ImageSize(name: "original", url: original, width: info.width?.value, height: info.height?.value))
+                    ImageSize(
+                        name: "original", url: original, width: ServiceNumbers.side(info.width?.value),
+                        height: ServiceNumbers.side(info.height?.value)))
             }
         }
 
@@ -169,14 +173,18 @@ extension WikimediaClient {
     /// Drawings scale to any width; bitmaps are never asked wider than they are. `nil` for web formats.
     static func rendition(_ info: WikimediaWire.ImageInfo) -> ImageSize? {
         guard let mime = info.mime, !webFormats.contains(mime), let thumb = nonEmpty(info.thumburl),
-            let thumbWidth = info.thumbwidth?.value, thumbWidth > 0,
+            let thumbWidth = ServiceNumbers.side(info.thumbwidth?.value),
             let marker = thumb.range(of: "/\(thumbWidth)px-", options: .backwards)
         else { return nil }
         let scalable = mime == "image/svg+xml"
-        let width = scalable ? renditionWidth : min(renditionWidth, info.width?.value ?? thumbWidth)
+        let width =
+            scalable ? renditionWidth : min(renditionWidth, ServiceNumbers.side(info.width?.value) ?? thumbWidth)
         guard width > thumbWidth else { return nil }
         let url = thumb.replacingCharacters(in: marker, with: "/\(width)px-")
-        let height = info.thumbheight?.value.map { Int((Double($0) * Double(width) / Double(thumbWidth)).rounded()) }
+        // Both sides bounded, so the scaled height is a few million at most.
+        let height = ServiceNumbers.side(info.thumbheight?.value).map {
+            Int((Double($0) * Double(width) / Double(thumbWidth)).rounded())
+        }
         return ImageSize(name: "rendition", url: url, width: width, height: height)
     }
 
@@ -189,8 +197,10 @@ extension WikimediaClient {
         metadata.add("Usage terms", text("UsageTerms"))
         metadata.add("Attribution required", text("AttributionRequired").map(yesNo))
         metadata.add("MIME type", info.mime)
-        metadata.add("File size", info.size?.value.map(Format.bytes))
-        metadata.add("Original size", Format.dimensions(info.width?.value, info.height?.value))
+        metadata.add("File size", ServiceNumbers.bytes(info.size?.value).map(Format.bytes))
+        metadata.add(
+            "Original size",
+            Format.dimensions(ServiceNumbers.side(info.width?.value), ServiceNumbers.side(info.height?.value)))
         metadata.add("Short URL", info.descriptionshorturl)
         // Sorted by key: a JSON object's order is not something to rely on.
         for (key, entry) in meta.entries.sorted(by: { $0.key < $1.key })

@@ -4,12 +4,12 @@
 /// element asks for, so they get the whole body (`200`), which the RFC allows and browsers accept; so does a
 /// header this does not understand (another unit, bad syntax). Only a well-formed range that starts past
 /// the end is `416`.
-enum ByteRange: Equatable {
+public enum ByteRange: Equatable, Sendable {
     case whole
     case partial(ClosedRange<Int>)
     case unsatisfiable
 
-    init(header: String?, size: Int) {
+    public init(header: String?, size: Int) {
         guard let header else {
             self = .whole
             return
