@@ -56,7 +56,7 @@ struct GalleryEventsTests {
     }
 
     /// A `Last-Event-ID` that is no revision is a 400, one the gallery never reached is a snapshot, and none of
-    /// them sizes anything: `-1099511627776` once asked the server for an 8 TB array and ended it.
+    /// them sizes anything (a replay range built from `-1099511627776` would be an 8 TB array, the process's end).
     @Test(.timeLimit(.minutes(1))) func hostileLastEventIDsAreAnsweredAndTheServerStaysUp() async throws {
         try await withTessera(StandInSet().list) { client, _ in
             let port = try #require(client.port)
