@@ -207,12 +207,10 @@ extension GalleryService {
         return item
     }
 
-    /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the
-    /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths (or a
-    /// link's `/s/{slug}/img/…`, as the document's Image allows).
-    /// Widths, heights and counts as docs/openapi.yaml bounds them: 0 to 2^53 - 1, JSON's largest exact integer.
+    /// What is wrong with an item's widths, heights or rating count as docs/openapi.yaml bounds them (0 to
+    /// `Int.largestExactInJSON`), or `nil`.
     static func problem(sizesOf item: Item) -> String? {
-        let bound = 0...9_007_199_254_740_991
+        let bound = 0...Int.largestExactInJSON
         let images =
             [item.thumbnail, item.preview, item.full].compactMap { $0 } + item.sizes.map(\.ref)
             + (item.listing?.screenshots ?? [])
@@ -229,6 +227,9 @@ extension GalleryService {
         return nil
     }
 
+    /// What is wrong with an item's preview or listing as docs/openapi.yaml constrains them, or `nil`: the
+    /// preview must be a `/media/…` path of this server, the rating 0 to 5, screenshots `/img/…` paths (or a
+    /// link's `/s/{slug}/img/…`, as the document's Image allows).
     static func problem(mediaPreview: MediaPreview?, listing: StoreListing?) -> String? {
         // By bytes, as the document's pattern reads: a "/" followed by a combining mark is one Character.
         func segments(_ url: String) -> [Substring.UTF8View.SubSequence] {

@@ -61,7 +61,7 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidName:
             "A gallery name is 1 to 100 characters (spaces at the ends do not count)."
         case .invalidIndex(let index):
-            "The index must be 0 or more, and at most 9007199254740991 (past the end means the end); \(index) is not."
+            "The index must be 0 or more, and at most \(Int.largestExactInJSON) (past the end means the end); \(index) is not."
         case .invalidBody(let why), .invalidItem(let why):
             why
         case .ambiguousName(let name, let candidates):

@@ -117,7 +117,8 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                 let text = String(decoding: part.data, as: UTF8.self).trimmingCharacters(in: .whitespaces)
                 guard !text.hasPrefix("+"), let value = Int(text) else {
                     throw GalleryError.invalidBody(
-                        "The index must be a whole number from 0 to \(Self.maxIndex) (past the end means the end).")
+                        "The index must be a whole number from 0 to \(Int.largestExactInJSON) (past the end means the end)."
+                    )
                 }
                 return try Self.checked(index: value)
             }
@@ -278,12 +279,9 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     /// An index as the document bounds it: 0 up to the largest integer a JSON number holds exactly. (An index
     /// past the end means the end; one past this bound is a mistake, not a wish for the end.)
     static func checked(index: Int) throws(GalleryError) -> Int {
-        guard (0...maxIndex).contains(index) else { throw .invalidIndex(index) }
+        guard (0...Int.largestExactInJSON).contains(index) else { throw .invalidIndex(index) }
         return index
     }
-
-    /// 2^53 - 1, JSON's largest exact integer (docs/openapi.yaml's `maximum` for every index).
-    static var maxIndex: Int { 9_007_199_254_740_991 }
 
     /// A yes/no query parameter: `true` or `false`, absent is false; anything else is a 400 rather than a
     /// silent false (`?permanent=yes` must not move a gallery to Recently deleted instead of deleting it).
