@@ -188,7 +188,7 @@ func printTable(title: String, rows: [(String, [Duration])]) {
 
 /// Settings every benchmarked server shares.
 enum BenchSettings {
-    /// A benchmark is one address sending thousands of requests: the per-client limits (docs/deploy.md) would
+    /// A benchmark is one address sending thousands of requests: the per-client limits (docs/limits.md) would
     /// measure the limiter, not the work.
     static let noFairUseLimits = [
         "TESSERA_SEARCH_RATE": "off", "TESSERA_IMPORT_RATE": "off", "TESSERA_EXPORT_RATE": "off",

@@ -6,7 +6,7 @@ import TesseraImageProxy
 /// What writing one thumbnail into the disk image cache costs (`DiskImageCache.write`: a temporary file renamed,
 /// not flushed, its trailer checked on reading), beside the reference `AtomicFile.write` (flushed with `fsync`,
 /// then renamed: how the cache wrote before, and how galleries' stored copies are still written). The CPU column
-/// is the whole process's, so it counts the kernel's work for each file too (docs/filters.md, "The disk cache
+/// is the whole process's, so it counts the kernel's work for each file too (docs/images.md, "The disk cache
 /// without fsync").
 struct CacheWriteBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,7 +6,7 @@ import TesseraWebDriver
 extension PaintBench {
     /// `--binary` and `versus` side by side: one stand-in server, a `tessera serve` and a browser each, the
     /// searches alternating between them (which side goes first swaps every search), then both rows and the
-    /// median of the paired differences (docs/filters.md, "Eighth session").
+    /// median of the paired differences (docs/benchmarks.md, "paint").
     func paired(_ versus: String) async throws {
         let sides = try await withStandInsAndDriver { server, driver in
             try await withServer(standIns: server, prefetch: prefetch) { first in

@@ -5,7 +5,7 @@ import TesseraTestSupport
 import TesseraWebDriver
 
 /// From pressing Return to the first 20 result thumbnails painted, in headless Chromium, with the server's
-/// thumbnail prefetch on and off, beside a static page that paints 20 stand-in images (docs/filters.md, "Speed").
+/// thumbnail prefetch on and off, beside a static page that paints 20 stand-in images (docs/benchmarks.md, "paint").
 struct PaintBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paint",
@@ -139,7 +139,7 @@ struct PaintBench: AsyncParsableCommand {
         // A new query each time: new results, new image addresses, nothing cached anywhere.
         try await field.sendKeys("paint \(UUID().uuidString.prefix(8)) \(label)")
         // Return as a keystroke of its own, as a person presses it after typing: sent with the query, it waited
-        // about 10 ms in the page's queue behind the characters' input events (docs/filters.md, "Ninth session").
+        // about 10 ms in the page's queue behind the characters' input events (docs/benchmarks.md, "paint").
         try await Task.sleep(for: .milliseconds(300))
         try await field.sendKeys(Key.enter)
         // In the page, 20 s at a time (WebDriver's limit for a script is 30 s), up to a minute.

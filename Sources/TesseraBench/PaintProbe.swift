@@ -1,4 +1,4 @@
-/// The paint benchmark's measurement, run inside the page (docs/filters.md, "Speed").
+/// The paint benchmark's measurement, run inside the page (docs/benchmarks.md, "paint").
 ///
 /// From the Return key's `keydown` (its `event.timeStamp`, on the page's clock) to the moment the 20th result
 /// thumbnail is on screen. An image counts as painted at the first task after the animation frame that follows
@@ -12,7 +12,7 @@
 ///
 /// The bench waits for a search in the page (`wait`), not by asking over WebDriver every 50 ms: each question
 /// went through chromedriver, the browser process and the renderer's main thread, on the two cores the search
-/// was using, and painted the 20th thumbnail about 14 ms later (docs/filters.md, "Eleventh session").
+/// was using, and painted the 20th thumbnail about 14 ms later (docs/benchmarks.md, "paint").
 enum PaintProbe {
     /// Installs the probe once per document; the web app navigates without reloading, so one install serves
     /// every search. Only images inside `#results` and added after the keydown count.

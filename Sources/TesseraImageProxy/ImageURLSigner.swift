@@ -33,7 +33,7 @@ public struct ImageURLSigner: ImageLinking {
     /// Written straight into the string's storage: every image address of every search result is made here
     /// (three or four an item), on the answer's path. The message goes to the HMAC in its two parts as raw
     /// bytes, which spares `DataProtocol`'s generic walk over regions, the largest part of a signature's cost
-    /// before (docs/search.md, "Eighth session").
+    /// before (docs/search.md, "Signing image addresses").
     public func link(_ upstreamURL: String, variant: ImageVariant) -> String {
         var purpose = variant.rawValue
         var source = upstreamURL

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Swift Crypto's `HMAC` computes the same code, but takes a message only as `DataProtocol`, whose generic
 /// walk over regions cost more than the hashing itself for the short messages signed here (an image address
-/// signed three or four times for each search result; docs/search.md, "Eighth session"). `SHA256` takes raw
+/// signed three or four times for each search result; docs/search.md, "Signing image addresses"). `SHA256` takes raw
 /// bytes. The tests check every code against `HMAC<SHA256>`.
 struct PrekeyedHMAC: @unchecked Sendable {
     // `SHA256` is a value that is not marked `Sendable`; these two are only ever copied, never changed.

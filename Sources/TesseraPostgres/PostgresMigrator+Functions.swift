@@ -1,13 +1,13 @@
 import Foundation
 
-/// The migrations that add functions and triggers (docs/deploy.md, "What limits a deployment"), kept apart from
+/// The migrations that add functions and triggers (docs/cluster.md, "What limits a deployment"), kept apart from
 /// the tables' for length; numbered and applied with the others (`PostgresMigrator.migrations`).
 extension PostgresMigrator {
     /// How long a prefix `library_prefix` counts (migration 13); a longer query word is counted per search.
     static let libraryPrefixLength = 32
 
     static let functions: [Migration] = [
-        // docs/deploy.md, "What limits a deployment": an add at either end of a gallery (the usual one) as one
+        // docs/cluster.md, "What limits a deployment": an add at either end of a gallery (the usual one) as one
         // call, so the gallery's row stays locked for one round trip and the commit, not four. Each statement
         // of a function reads with a snapshot of its own, so the count made after the lock sees every add the
         // lock waited for. `between`: nothing written, the row locked; the caller places the item itself.
@@ -70,7 +70,7 @@ extension PostgresMigrator {
                 $$
                 """,
             ]),
-        // docs/deploy.md, "What limits a deployment": the exact total of a one-word search without filters, read
+        // docs/cluster.md, "What limits a deployment": the exact total of a one-word search without filters, read
         // instead of counted. For every root and every prefix of every word of its photos (up to
         // `libraryPrefixLength` characters), the photos holding a word that starts with it: what `'prefix':*`
         // matches. Kept by statement triggers in the transaction of each write (old rows out, new rows in,

@@ -4,7 +4,7 @@ import PostgresNIO
 import TesseraCore
 
 /// Request budgets counted in PostgreSQL, so that every server on the database together stays within one
-/// budget per service (docs/deploy.md, "PostgreSQL").
+/// budget per service (docs/cluster.md, "PostgreSQL").
 ///
 /// Each take is one short transaction: an upsert of the budget's row in `source_budget` locks it (servers
 /// asking for the same budget queue there, so two never both take the last request) and returns its pause;

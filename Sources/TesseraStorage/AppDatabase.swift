@@ -248,7 +248,7 @@ public final class AppDatabase: Sendable {
                 table.column("dropWindowCount", .integer).notNull().defaults(to: 0)
             }
         }
-        // Issue 13, part 3 (docs/filters.md, "One picture, shown once"; docs/galleries.md): each gallery item's
+        // Issue 13, part 3 (docs/duplicates.md; docs/galleries.md): each gallery item's
         // perceptual hash, made from its stored copy when added (NULL for items added before: made on first
         // need), and the hash of each thumbnail the image proxy made, by image source: a cache beside the
         // disk cache's side files, so servers sharing a database share them (PostgreSQL migration 10).
@@ -263,7 +263,7 @@ public final class AppDatabase: Sendable {
             }
         }
         // Hashes are made another way since (`PerceptualHash.version` 2: the loader's shrink and Tessera's own
-        // resampling, docs/filters.md "Hashing one thumbnail"), a bit or two apart from the old: the old ones go,
+        // resampling, docs/duplicates.md "Hashing one thumbnail"), a bit or two apart from the old: the old ones go,
         // and are made again on first need (gallery items' from their stored copies, thumbnails' when the proxy
         // next makes or reads them). PostgreSQL migration 11.
         migrator.registerMigration("v9-picture-hashes-again") { db in

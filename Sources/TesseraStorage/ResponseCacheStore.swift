@@ -12,8 +12,8 @@ import TesseraCore
 ///
 /// The queue is written a quarter of a second at a time, in one transaction, once 20 ms have passed without
 /// a new answer, rather than as each answer comes: waking the writer for each one, and its insert on the
-/// machine's other core, added ~0.3 ms to the slowest section of a search (docs/search.md, "Seventh
-/// session"). An answer not yet written when the process dies is only a cache miss.
+/// machine's other core, added ~0.3 ms to the slowest section of a search (docs/search.md,
+/// "Caching"). An answer not yet written when the process dies is only a cache miss.
 ///
 /// The keys and their expiry dates are also kept in memory (read once at start), so a miss, the common
 /// case for a new search, costs a dictionary lookup rather than a trip to SQLite. Answers another process

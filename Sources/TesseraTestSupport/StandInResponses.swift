@@ -50,7 +50,7 @@ enum StandInResponse {
     /// It is made on threads of its own (`renderers`): made in the handler, an answer (4-12 ms of JSON for a
     /// page) held one of the server's few threads, so the handlers of requests that came with it started, and
     /// took their arrival time, that much later, and eight searches asked at once were answered 5 ms apart,
-    /// over 100-130 ms instead of at 100 (docs/filters.md, "Tenth session").
+    /// over 100-130 ms instead of at 100 (docs/benchmarks.md, "paint").
     static func answer(
         _ request: Request, state: StandInState, term: String?, failure: (StandInBehavior) -> Response,
         normal: @escaping @Sendable () -> Response

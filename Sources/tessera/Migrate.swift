@@ -4,7 +4,7 @@ import Logging
 import TesseraPostgres
 
 /// `tessera migrate --to postgres://…`: a SQLite data folder copied into the PostgreSQL database several
-/// servers share (docs/deploy.md, "Moving an existing install").
+/// servers share (docs/cluster.md, "Moving an existing install").
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",

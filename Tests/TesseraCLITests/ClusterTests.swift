@@ -9,7 +9,7 @@ import Testing
 
 /// Two `tessera serve` processes on one PostgreSQL database behind nginx (`TestCluster`, as `scripts/cluster`
 /// starts them): a change made through one server reaches event streams on the other, in order, and a client
-/// catches up on whichever server it reconnects to (docs/deploy.md, "Events between servers").
+/// catches up on whichever server it reconnects to (docs/cluster.md, "Events between servers").
 @Suite("Several servers behind nginx, run as processes")
 struct ClusterTests {
     /// The balancer's port was free when chosen, but another test's server may take it before nginx binds it:

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// Large answers read at about 1 KB/s (docs/deploy.md): `tessera serve` runs as a process, so its resident
+/// Large answers read at about 1 KB/s (docs/limits.md): `tessera serve` runs as a process, so its resident
 /// memory is its own, and must not grow by the size of what a slow client is sent, while other requests
 /// are answered. The bounds are generous; what they catch is an answer held whole in memory.
 @Suite("Slow readers of large answers, against tessera serve as a process")

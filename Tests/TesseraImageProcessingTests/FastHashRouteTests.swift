@@ -9,7 +9,7 @@ import Testing
 /// the route it replaced (`vips_thumbnail` to 32×32, libvips' grey), which stays for other formats.
 @Suite("Perceptual hashes: the fast route")
 struct FastHashRouteTests {
-    /// How far the two routes may put one image: the sample photos measured 2 bits at most (docs/filters.md).
+    /// How far the two routes may put one image: the sample photos measured 2 bits at most (docs/duplicates.md).
     static let routeShift = 4
 
     @Test func everySamplePhotoAndItsThumbnailsHashAsTheOldRouteDid() async throws {

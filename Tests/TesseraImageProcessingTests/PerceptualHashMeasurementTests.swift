@@ -4,13 +4,13 @@ import Testing
 
 @testable import TesseraImageProcessing
 
-/// The measurement behind `PictureGrouping.threshold` (docs/filters.md, "One picture, shown once"): every
+/// The measurement behind `PictureGrouping.threshold` (docs/duplicates.md, "Measured: the threshold"): every
 /// version of every sample photo (`PictureCopies`) goes through the proxy's thumbnail and is hashed, as in
 /// the server (from the thumbnail's pixels as it is rendered, and from its bytes as for one read back from
 /// disk); then each pair is judged at each threshold. Prints the table for both methods and holds the chosen
 /// method and threshold to the precision and recall written in the docs, both ways.
 @Suite(.serialized) struct PerceptualHashMeasurementTests {
-    /// The bars the chosen threshold must keep (the levels measured, docs/filters.md).
+    /// The bars the chosen threshold must keep (the levels measured, docs/duplicates.md).
     static let precisionBar = 1.0
     static let recallBar = 0.97
 

@@ -7,7 +7,7 @@ import Testing
 
 @testable import TesseraGalleries
 
-/// Picture hashes on both engines (docs/galleries.md, "Near duplicates"; docs/filters.md, "The hash in the
+/// Picture hashes on both engines (docs/galleries.md, "Near duplicates"; docs/duplicates.md, "The hash in the
 /// database"): each gallery item's, kept with its row, changing neither revision nor events; and each
 /// thumbnail's by source, shared by every store on the database, replaced, and purged by age.
 @Suite("Picture hashes on both engines")

@@ -8,7 +8,7 @@ import TesseraServer
 import TesseraTestSupport
 import Testing
 
-/// Thumbnail hashes in the database (docs/filters.md, "The hash in the database"): a thumbnail one server made
+/// Thumbnail hashes in the database (docs/duplicates.md, "The hash in the database"): a thumbnail one server made
 /// has its hash known to another server on the same database, which never made that thumbnail and has no side
 /// file of it (its own data folder on PostgreSQL; on SQLite the same folder, with its disk cache off).
 @Suite("Thumbnail hashes shared through the database")

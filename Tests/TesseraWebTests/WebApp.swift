@@ -32,7 +32,7 @@ struct WebApp: Sendable {
         configure(standIns)
         let server = try await StandInServer.start(standIns.list)
         // A picture of its own at every address, as real services have: with one picture everywhere, the server
-        // would group every result as one (docs/filters.md, "One picture, shown once").
+        // would group every result as one (docs/duplicates.md).
         server.images = StandInImage.distinct(for:)
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-web-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

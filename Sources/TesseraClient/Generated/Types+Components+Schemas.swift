@@ -593,7 +593,7 @@ extension Components {
             internal var page: Swift.Int
             /// - Remark: Generated from `#/components/schemas/SearchResponse/sections`.
             internal var sections: [Components.Schemas.Section]
-            /// The copies of one picture among the sections' items (the same photo by its id at the service that holds it, or thumbnails that look the same), groups of two or more only, empty when nothing is shown twice. Made from identity and the hashes of thumbnails already made when the answer was put together: unlike the stream's `groups` event, this answer does not wait for the page's thumbnails, so a picture whose copies no thumbnail has been made of yet groups by identity only. See docs/filters.md, "One picture, shown once".
+            /// The copies of one picture among the sections' items (the same photo by its id at the service that holds it, or thumbnails that look the same), groups of two or more only, empty when nothing is shown twice. Made from identity and the hashes of thumbnails already made when the answer was put together: unlike the stream's `groups` event, this answer does not wait for the page's thumbnails, so a picture whose copies no thumbnail has been made of yet groups by identity only. See docs/duplicates.md.
             ///
             /// - Remark: Generated from `#/components/schemas/SearchResponse/groups`.
             internal var groups: [Components.Schemas.SearchGroup]?
@@ -604,7 +604,7 @@ extension Components {
             ///   - scope:
             ///   - page:
             ///   - sections:
-            ///   - groups: The copies of one picture among the sections' items (the same photo by its id at the service that holds it, or thumbnails that look the same), groups of two or more only, empty when nothing is shown twice. Made from identity and the hashes of thumbnails already made when the answer was put together: unlike the stream's `groups` event, this answer does not wait for the page's thumbnails, so a picture whose copies no thumbnail has been made of yet groups by identity only. See docs/filters.md, "One picture, shown once".
+            ///   - groups: The copies of one picture among the sections' items (the same photo by its id at the service that holds it, or thumbnails that look the same), groups of two or more only, empty when nothing is shown twice. Made from identity and the hashes of thumbnails already made when the answer was put together: unlike the stream's `groups` event, this answer does not wait for the page's thumbnails, so a picture whose copies no thumbnail has been made of yet groups by identity only. See docs/duplicates.md.
             internal init(
                 query: Swift.String,
                 scope: Components.Schemas.ScopeName,

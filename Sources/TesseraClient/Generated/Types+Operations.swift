@@ -537,7 +537,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/deploy.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
+            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/limits.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
             ///
             /// - Remark: Generated from `#/paths//api/search/get(search)/responses/429`.
             ///
@@ -812,7 +812,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/deploy.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
+            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/limits.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
             ///
             /// - Remark: Generated from `#/paths//api/search/stream/get(searchStream)/responses/429`.
             ///
@@ -3468,7 +3468,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/deploy.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
+            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/limits.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/items/post(addGalleryItem)/responses/429`.
             ///
@@ -4276,7 +4276,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/deploy.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
+            /// Too many of these expensive requests from the client's address (searches, imports and uploads, exports each have a budget per minute; see docs/limits.md): error code `rate_limited`. For an event stream, also `too_many_streams` when the address already holds as many open streams as allowed.
             ///
             /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)/responses/429`.
             ///

@@ -9,7 +9,7 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// The way hashes are made now: 1 with libvips' thumbnail, 2 with the loader's shrink and Tessera's own
-    /// resampling (docs/filters.md, "Hashing one thumbnail"). Hashes kept by an earlier way are not compared
+    /// resampling (docs/duplicates.md, "Hashing one thumbnail"). Hashes kept by an earlier way are not compared
     /// with new ones: side files carry it (`sideFileText`), database rows went with the migration that
     /// raised it (SQLite `v9-picture-hashes-again`, PostgreSQL 11).
     public static let version = 2

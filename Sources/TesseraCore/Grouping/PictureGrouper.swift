@@ -1,6 +1,6 @@
 /// `PictureGrouping.groups`, fed a part of the page at a time: a search's sections as each arrives, while
 /// slower sources are still working, so after the slowest only its own items are joined (docs/search.md,
-/// "Seventh session"). The parts may come in any order; `part` is each one's place on the page.
+/// "The slowest section's path"). The parts may come in any order; `part` is each one's place on the page.
 ///
 /// The result does not depend on the order of the parts: the groups are the connected pieces of "shares an
 /// identity key or looks alike", and a group is `byLook` exactly when it holds pictures of two or more

@@ -19,10 +19,10 @@ public struct PictureGroup: Sendable, Hashable, Codable {
 /// hash join only by identity; only images are grouped (two editions of an album may share a cover).
 ///
 /// Joining is transitive: A like B and B like C puts all three together, as the same photo re-published
-/// twice would be. docs/filters.md has the threshold's measurement.
+/// twice would be. docs/duplicates.md has the threshold's measurement.
 public enum PictureGrouping {
     /// The most bits two hashes may differ by and still be one picture: measured on the sample photos'
-    /// copies (docs/filters.md, "One picture, shown once"; `PerceptualHashMeasurementTests`).
+    /// copies (docs/duplicates.md, "Measured: the threshold"; `PerceptualHashMeasurementTests`).
     public static let threshold = 14
 
     /// The groups of two or more items, in the order of their first member on the page. An id listed twice

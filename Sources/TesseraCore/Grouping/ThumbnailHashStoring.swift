@@ -10,8 +10,8 @@ public protocol ThumbnailHashStoring: Sendable {
     /// The hashes kept for any of `sources`, in one query: a search page's pictures at once.
     func hashes(of sources: [String]) async -> [String: PerceptualHash]
     /// Keeps each of `hashes` for its source (replacing one kept before), stamped `now`, in one write: the
-    /// proxy keeps a search page's hashes together rather than a transaction each (docs/filters.md, "Eleventh
-    /// session").
+    /// proxy keeps a search page's hashes together rather than a transaction each (docs/duplicates.md, "The
+    /// hash in the database").
     func store(_ hashes: [String: PerceptualHash], now: Date) async
     /// Deletes hashes kept before `cutoff`; returns how many.
     @discardableResult func purge(before cutoff: Date) async throws -> Int

@@ -5,7 +5,7 @@ public struct SearchResponse: Sendable, Hashable, Codable {
     public var page: Int
     public var sections: [SectionResult]
     /// The copies of one picture among the sections' items (groups of two or more), by identity and the
-    /// thumbnails' hashes known when the answer was made (docs/filters.md, "One picture, shown once"); `nil`
+    /// thumbnails' hashes known when the answer was made (docs/duplicates.md); `nil`
     /// when not computed.
     public var groups: [Group]?
 

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Each section's task calls its source itself and settles here: a task group's child that ran the source in
 /// a further task (to leave it at the deadline) cost two hops between threads on the slowest section's
-/// path, before its request and after its answer (docs/search.md, "Seventh session").
+/// path, before its request and after its answer (docs/search.md, "Fan-out").
 final class SectionInbox: Sendable {
     private struct State {
         var settled: [Bool]

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The fast route's second half (`PerceptualHashing`, docs/filters.md "Hashing one thumbnail"): the small image the
-/// loader decoded, made into the hash's grey pixels the way libvips' thumbnail route does, without its pipeline.
+/// The fast route's second half (`PerceptualHashing`, docs/duplicates.md, "Hashing one thumbnail"): the small
+/// image the loader decoded, made into the hash's grey pixels the way libvips' thumbnail route does, without
+/// its pipeline.
 /// Per band, alpha premultiplied: a separable Lanczos-3 resample (libvips' `reduce` kernel, widened by the
 /// shrink so every source pixel counts); then transparency flattened onto white and sRGB turned to grey as
 /// `vips_colourspace` does (luminance in linear light, encoded back with the sRGB curve).

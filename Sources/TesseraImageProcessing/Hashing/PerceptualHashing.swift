@@ -4,7 +4,7 @@ import TesseraCore
 
 /// Perceptual hashes made with libvips: the image is decoded straight to a few grey pixels (shrink-on-load),
 /// and the hash is read from them. Two methods, both 64 bits; `chosen` is the one Tessera uses, picked by
-/// the measurement in docs/filters.md ("One picture, shown once").
+/// the measurement in docs/duplicates.md ("Measured: the threshold").
 public enum PerceptualHashing {
     public enum Method: String, Sendable, CaseIterable {
         /// Difference hash: 9×8 grey pixels, one bit per pair of neighbours in a row (brighter on the right?).

@@ -10,7 +10,7 @@ import TesseraCore
 ///
 /// A cache may lose an entry but must never serve a wrong one. Flushing every file cost about a millisecond of
 /// CPU per write on the bench machine, a third of the proxy's work while a search's thumbnails were made
-/// (docs/filters.md, "The disk cache without fsync"), so a file is written to a temporary name and renamed
+/// (docs/images.md, "The disk cache without fsync"), so a file is written to a temporary name and renamed
 /// without it, and a read checks the trailer instead: after a crash a renamed file may be short, empty or hold
 /// zeros or another file's old blocks, and none of those match the length and checksum it ends with. Nothing
 /// but the process writes these files, so the checksum only has to catch accidents, not forgeries.

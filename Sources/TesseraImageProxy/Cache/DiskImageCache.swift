@@ -34,7 +34,7 @@ public final class DiskImageCache: Sendable {
         logger: Logger = Logger(label: "tessera.images.disk")
     ) async throws -> DiskImageCache {
         // The lowest priority: every write is behind an answer already sent, so it waits for CPU nobody else
-        // wants, not the other way round (docs/filters.md, "The disk cache without fsync").
+        // wants, not the other way round (docs/images.md, "The disk cache without fsync").
         let pool = BlockingPool(size: 2, name: "image-cache", niceness: 19)
         let cache = try await pool.run {
             try DiskImageCache(

@@ -9,14 +9,14 @@ import TesseraCore
 /// version and sixteen hex digits, so one made another way is ignored and made again;
 /// `DiskImageCache.writeSide`), gone when the thumbnail goes. Never both: the database has every hash a side
 /// file would, and creating a second file per thumbnail cost as much CPU as the thumbnail's own file while a
-/// search's thumbnails were made (docs/filters.md, "The disk cache without fsync").
+/// search's thumbnails were made (docs/images.md, "The disk cache without fsync").
 ///
 /// Keyed in memory by source alone, not by encoding: the JPEG and the WebP thumbnail of one source hash a bit
 /// or two apart at most, and either one says what the picture looks like.
 final class ThumbnailHashes: Sendable {
     /// How long a hash waits to be written with the others made meanwhile: a search page's thumbnails are made
     /// within a few hundred milliseconds, and a transaction each took CPU from the page being drawn (docs/
-    /// filters.md, "Eleventh session"). A hash lost in a crash in that time is made again when asked for.
+    /// duplicates.md, "The hash in the database"). A hash lost in a crash in that time is made again when asked for.
     static let writeDelay: Duration = .milliseconds(100)
 
     private let memory: Mutex<CostLRU<String, PerceptualHash>>

@@ -179,7 +179,7 @@ public final class ImageProxy: Sendable {
         }
         // A `thumb` is hashed in its render, from the pixels before they are encoded (no second decode; the
         // bytes only when that could not be done), and kept before answering, so whoever waited for it can read
-        // its hash next (docs/filters.md, "Hashing in the render").
+        // its hash next (docs/duplicates.md, "Hashing in the render").
         if variant == .thumb { await recordHash(ofThumbnail: output, made: hash, source: reference, key: key) }
         if let disk {
             // Behind the answer: the client does not wait for the disk.

@@ -6,7 +6,7 @@ import Synchronization
 import TesseraCore
 import TesseraGalleries
 
-/// Gallery changes of every server sharing the database (see docs/deploy.md, "Events between servers").
+/// Gallery changes of every server sharing the database (see docs/cluster.md, "Events between servers").
 ///
 /// Each change writes a `gallery_event` row in its own transaction (`record`, from `PostgresGalleryStore`) and
 /// `pg_notify`s the row's id, with the change itself when it fits. Every server listens on one pooled connection

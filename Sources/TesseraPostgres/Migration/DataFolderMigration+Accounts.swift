@@ -3,7 +3,7 @@ import GRDB
 import PostgresNIO
 import TesseraStorage
 
-/// Accounts, their personal access tokens, and who owns and shares each gallery (docs/deploy.md). Sessions and
+/// Accounts, their personal access tokens, and who owns and shares each gallery (docs/cluster.md). Sessions and
 /// sign-in failures are not copied: everyone signs in once more, with the same password.
 extension DataFolderMigration {
     struct AccountRow: Sendable {

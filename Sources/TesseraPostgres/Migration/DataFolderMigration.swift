@@ -9,7 +9,7 @@ import TesseraLibrary
 import TesseraStorage
 
 /// `tessera migrate --to postgres://…`: a SQLite data folder's galleries (items in order, revisions, Recently
-/// deleted, owners and members), accounts with their access tokens, photo library index and image-signing key copied into PostgreSQL (docs/deploy.md, "Moving an
+/// deleted, owners and members), accounts with their access tokens, photo library index and image-signing key copied into PostgreSQL (docs/cluster.md, "Moving an
 /// existing install").
 ///
 /// The schema is migrated first; then every gallery is one transaction and the library goes in batches, each

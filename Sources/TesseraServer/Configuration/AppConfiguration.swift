@@ -53,7 +53,7 @@ public struct AppConfiguration: Sendable {
     public var fairUse = FairUseSettings()
     /// `TESSERA_DATABASE_URL`: the PostgreSQL database several servers share; `nil`: SQLite in the data folder.
     public var databaseURL: PostgresURL?
-    /// `TESSERA_DATABASE_POOL`: connections this server opens to PostgreSQL at most (docs/deploy.md: why 10).
+    /// `TESSERA_DATABASE_POOL`: connections this server opens to PostgreSQL at most (docs/cluster.md: why 10).
     public var databasePool = 10
 
     /// Defaults overridden by `environment` (`TESSERA_*`, `PIXABAY_API_KEY`, `FLICKR_API_KEY`).
@@ -231,7 +231,7 @@ public struct ImageSettings: Sendable, Hashable {
     /// Fetch images from loopback and private networks too (origins of source overrides always are).
     public var allowPrivateNetworks = false
     /// Make each streamed page's thumbnails at once, to group its pictures by look and warm the caches
-    /// (docs/filters.md, "One picture, shown once").
+    /// (docs/duplicates.md).
     public var prefetch = true
     /// How long a stream waits, after its last section, for the thumbnails the prefetch is still making.
     public var prefetchWaitSeconds = 3
@@ -268,7 +268,7 @@ public struct ImageSettings: Sendable, Hashable {
 }
 
 /// What each connection may take of the server (`TESSERA_*_TIMEOUT`, `TESSERA_MAX_CONNECTIONS`);
-/// the defaults and why are in docs/deploy.md.
+/// the defaults and why are in docs/limits.md.
 public struct ConnectionSettings: Sendable, Hashable {
     public var timeouts = ConnectionTimeouts()
     /// Open connections at most; `nil` derives it from the open-file limit at start.
@@ -303,7 +303,7 @@ public struct ConnectionSettings: Sendable, Hashable {
 }
 
 /// Budgets per client address for expensive requests (`TESSERA_*_RATE`) and the proxies whose
-/// `X-Forwarded-For` is believed (`TESSERA_TRUSTED_PROXIES`); the defaults and why are in docs/deploy.md.
+/// `X-Forwarded-For` is believed (`TESSERA_TRUSTED_PROXIES`); the defaults and why are in docs/limits.md.
 public struct FairUseSettings: Sendable, Hashable {
     public var rates: [FairUse.Kind: Rate] = [
         .search: Rate(count: 60, period: 60), .importing: Rate(count: 30, period: 60),

@@ -20,7 +20,7 @@ public struct AppEnvironment: Sendable {
     public let httpClient: HTTPClient
     public let database: AppDatabase
     /// The PostgreSQL database shared with other servers (`TESSERA_DATABASE_URL`), run as a service beside the
-    /// server; `nil` with SQLite alone. What it holds so far: docs/deploy.md, "PostgreSQL".
+    /// server; `nil` with SQLite alone. What it holds: docs/cluster.md, "PostgreSQL".
     public let postgres: PostgresAppDatabase?
     /// Every server's gallery changes, heard through the database (with `postgres`; run as a service).
     public let galleryEvents: PostgresGalleryEvents?
@@ -124,7 +124,7 @@ public struct AppEnvironment: Sendable {
                 "concurrency": "\(processor.concurrency)", "vector code": "\(ImageProcessor.vectorCode ? "on" : "off")",
             ])
         let galleryFiles = GalleryImageFiles(directory: configuration.mediaDirectory)
-        // Shared by every server on PostgreSQL; hashes not made again for 90 days go (a cache, docs/filters.md).
+        // Shared by every server on PostgreSQL; hashes not made again for 90 days go (a cache, docs/duplicates.md).
         let thumbnailHashes: any ThumbnailHashStoring =
             postgres.map { PostgresThumbnailHashes(database: $0, logger: logger) }
             ?? ThumbnailHashStore(database: database, logger: logger)

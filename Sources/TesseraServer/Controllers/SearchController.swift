@@ -48,7 +48,7 @@ struct SearchController<Context: ConnectionRequestContext> {
         // (`PictureGrouper`): from its items as the service gave them, so no signature is checked. Hashes are in
         // memory or, for pictures never hashed (most), known absent without asking the database. Meanwhile a
         // child task signs and encodes the section on the machine's other core: after the slowest source, the
-        // two halves of its section's work overlap (docs/search.md, "Seventh session").
+        // two halves of its section's work overlap (docs/search.md, "The slowest section's path").
         var grouper = PictureGrouper()
         var slowestSource = Duration.zero
         await search.sections(searchRequest) { section in

@@ -4,18 +4,20 @@ import TesseraImageProxy
 
 /// Makes a streamed page's thumbnails through the image proxy as its sections are sent: the same signed
 /// requests the browser is about to make (as a browser that takes WebP), so they warm the caches, and the
-/// proxy hashes each thumbnail it makes, for the stream's `groups` event (docs/filters.md, "One picture,
-/// shown once"). Everything goes through `ImageProxy.image`: signatures, the guarded fetcher, size and pixel
-/// caps, the coalescing of requests for one image all apply as to a browser's request.
+/// proxy hashes each thumbnail it makes, for the stream's `groups` event (docs/duplicates.md, "The
+/// stream's `groups` event, and the server's prefetch"). Everything goes through `ImageProxy.image`:
+/// signatures, the guarded fetcher, size and pixel caps, the coalescing of requests for one image all apply
+/// as to a browser's request.
 final class ThumbnailPrefetch: Sendable {
     /// The first thumbnails of each section, made before any section's others: a section's row shows about
-    /// this many at first, and the window holds the first few of each (docs/filters.md, "Return to 20
+    /// this many at first, and the window holds the first few of each (docs/duplicates.md, "Return to 20
     /// thumbnails painted").
     static let leading = 6
     /// How long the others wait once every section's first ones are started. The others are for grouping by
     /// look, and for tiles the window does not show yet; in this time the browser draws the rows and loads the
-    /// first thumbnails, on cores it shares with this work on a small server (docs/filters.md, "Tenth
-    /// session": the 20th thumbnail painted 18-31 ms sooner, the `groups` event about 150 ms later).
+    /// first thumbnails, on cores it shares with this work on a small server (docs/duplicates.md, "The
+    /// stream's `groups` event, and the server's prefetch": the 20th thumbnail painted 18-31 ms sooner, the
+    /// `groups` event about 150 ms later).
     static let restPause: Duration = .milliseconds(150)
     /// How long the stream waits, after its last section, for the thumbnails still being made: past it,
     /// items without a hash group by identity only, and no further thumbnail is started
@@ -61,9 +63,9 @@ final class ThumbnailPrefetch: Sendable {
     /// - Parameters:
     ///   - concurrency: thumbnails made at once, per stream (a page of `all` holds up to a hundred); by default as
     ///     many as the proxy renders at once. More only wait in its queue ahead of the browser's own requests for
-    ///     thumbnails not made yet, while taking CPU from the page being drawn (docs/filters.md, "Where the time
-    ///     went, measured again": six at once, with the disk cache at normal priority, painted the 20th
-    ///     thumbnail 35-43 ms later than two with the cache at the lowest).
+    ///     thumbnails not made yet, while taking CPU from the page being drawn (docs/duplicates.md, "The stream's
+    ///     `groups` event, and the server's prefetch": six at once, with the disk cache at normal priority,
+    ///     painted the 20th thumbnail 35-43 ms later than two with the cache at the lowest).
     ///   - restPause: how long the others wait after the leading ones (`restPause`).
     init(proxy: ImageProxy, concurrency: Int? = nil, restPause: Duration = ThumbnailPrefetch.restPause) {
         let concurrency = max(1, concurrency ?? proxy.renderConcurrency)

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// How long a connection may wait on its client (`TESSERA_*_TIMEOUT`); see docs/deploy.md for the defaults.
+/// How long a connection may wait on its client (`TESSERA_*_TIMEOUT`); see docs/limits.md for the defaults.
 public struct ConnectionTimeouts: Sendable, Hashable {
     /// From the connection's start, or the first byte of a later request, to the end of the request head.
     public var header: Duration = .seconds(10)

@@ -29,7 +29,7 @@ public enum FairUseError: Error, Sendable, Hashable {
 }
 
 /// Token buckets per (client address, kind of expensive request), kept in memory for a bounded number of
-/// keys. See docs/deploy.md for what is counted and the defaults.
+/// keys. See docs/limits.md for what is counted and the defaults.
 public final class FairUse: Sendable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case search

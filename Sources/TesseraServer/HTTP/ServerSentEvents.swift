@@ -6,7 +6,7 @@ import Synchronization
 
 /// Server-sent events (`text/event-stream`), as the search stream and the gallery streams send them.
 enum ServerSentEvents {
-    /// How a stream treats its client; see docs/deploy.md.
+    /// How a stream treats its client; see docs/limits.md.
     struct Settings: Sendable {
         /// Between two keep-alive comments, so proxies keep a quiet stream open and a dead peer is noticed.
         var heartbeat: Duration = .seconds(15)
