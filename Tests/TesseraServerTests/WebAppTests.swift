@@ -50,8 +50,9 @@ struct WebAppTests {
                 #expect(response.headers[.cacheControl] == "no-cache")
                 guard name.hasSuffix(".js") else { continue }
                 #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
-                let imports = response.text.matches(of: /from '\.\/([a-z-]+\.js)'/).map { String($0.output.1) }
-                pending += imports
+                pending += try Self.imports(in: response.text, staticOnly: true).map {
+                    String(try Self.resolve($0, against: "/app/\(name)").dropFirst("/app/".count))
+                }
             }
             #expect(seen.count >= 8, "main.js imports the app's modules")
         }

@@ -36,7 +36,7 @@ struct CreditsUITests {
     static let compare = """
         const [gallery, done] = arguments;
         (async () => {
-          const js = await import('/app/attribution.js');
+          const js = await import('/app/shared/attribution.js');
           const items = (await (await fetch(`/api/galleries/${gallery}`)).json()).items;
           const credits = (await (await fetch(`/api/galleries/${gallery}/credits`)).json()).items;
           done(items.map((entry, index) => ({

@@ -7,8 +7,7 @@ import Testing
 @Suite("What the web app loads, in a browser", .chromedriver, .serialized)
 struct LoadingUITests {
     static let galleryModules = [
-        "galleries.js", "gallery.js", "gallerychanges.js", "gallerydrops.js", "gallerytiles.js", "tilemenu.js",
-        "touchreorder.js",
+        "galleries.js", "gallery.js", "changes.js", "drops.js", "tiles.js", "tilemenu.js", "touchreorder.js",
     ]
 
     @Test func theGalleryScreensModulesLoadOnlyWhenOneOpens() async throws {
@@ -35,7 +34,8 @@ struct LoadingUITests {
                 let version = main.dropLast("main.js".count)
                 #expect(version.count == "/app/0123456789abcdef/".count, "\(main)")
                 #expect(searchPage.allSatisfy { $0.hasPrefix(version) }, "\(searchPage)")
-                #expect(searchPage.contains("\(version)detail.js") && searchPage.contains("\(version)picker.js"))
+                #expect(searchPage.contains("\(version)detail/detail.js"))
+                #expect(searchPage.contains("\(version)search/picker.js"))
                 #expect(searchPage.allSatisfy { !$0.contains("/galleries/") }, "\(searchPage)")
 
                 try await browser.waitFor("#nav-galleries").click()

@@ -3,7 +3,7 @@ import Foundation
 /// The credit line for one item, in the formats people paste it into (docs/licences.md, "Credits"): plain
 /// text, HTML, Markdown and XML. It follows TASL (Title, Author, Source, Licence), says "unknown licence"
 /// when the licence cannot be read instead of guessing, and writes the same plain text as the web app's
-/// `attributionText` (`Web/attribution.js`) for the same item. Pure: a value in, strings out.
+/// `attributionText` (`Web/shared/attribution.js`) for the same item. Pure: a value in, strings out.
 public struct Attribution: Sendable, Hashable {
     public var title: String
     public var creator: Creator?

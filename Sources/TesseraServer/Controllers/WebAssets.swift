@@ -68,10 +68,13 @@ public struct WebAssets: Sendable {
             throw WebAssetsError.noShell(folder: folder.path)
         }
         let version = Self.version(of: contents)
+        // Pages are put together from their parts (WebAssets+Pages.swift) before the version goes in.
+        let parts = Self.parts(of: contents)
+        let partData = Dictionary(uniqueKeysWithValues: contents.filter { parts.contains($0.path) })
         var files: [String: Asset] = [:]
-        for (path, data) in contents {
-            let body =
-                [Self.shell, Self.login, Self.publicPage].contains(path) ? Self.shell(data, naming: version) : data
+        for (path, data) in contents where !parts.contains(path) {
+            var body = path.hasSuffix(".html") ? try Self.assemble(data, at: path, parts: partData) : data
+            if [Self.shell, Self.login, Self.publicPage].contains(path) { body = Self.shell(body, naming: version) }
             files[path] = Asset(
                 body: ByteBuffer(bytes: body), contentType: types[path, default: ""], etag: Self.etag(body))
         }
@@ -142,6 +145,8 @@ public enum WebAssetsError: Error, CustomStringConvertible {
     case noShell(folder: String)
     /// A file is more than one folder down, where no route reaches (`WebController`).
     case tooDeep(path: String)
+    /// A page cannot be put together from its parts (`WebAssets+Pages.swift`).
+    case page(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -153,6 +158,8 @@ public enum WebAssetsError: Error, CustomStringConvertible {
             "\(folder) has no index.html, so it is not the web app's folder."
         case .tooDeep(let path):
             "The web app's file \(path) is more than one folder down, where the server does not look; move it up."
+        case .page(let path, let reason):
+            "The web app's page \(path) cannot be put together: \(reason)."
         }
     }
 }

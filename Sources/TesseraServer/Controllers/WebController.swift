@@ -7,8 +7,8 @@ import Hummingbird
 ///
 /// The shell names the files under `/app/{version}/…`, where `version` is a hash of all of them
 /// (`WebAssets.version`), so they are cached for good and a changed file comes under a new address. The shell
-/// itself is revalidated on every load. `/app/{file}` without the version still answers, revalidated too, for
-/// pages and links from before the version was in the address (docs/web.md).
+/// itself is revalidated on every load. `/app/{file}` without the version answers too, revalidated, for a page
+/// or a link that names no version (docs/web.md, "Delivery").
 ///
 /// `/login` is the sign-in page with `TESSERA_AUTH=accounts`; in the other modes there is nobody to sign in as
 /// and it sends the browser home (with a token, `TokenMiddleware` answers `/login?token=` before the router).
@@ -26,8 +26,8 @@ struct WebController<Context: RequestContext> {
                 try assets.response(for: WebAssets.shell, caching: .revalidate, request)
             }
         }
-        // A version and a path under it, or (from before the version was in the address) a path alone. One
-        // folder deep is enough for the app, and OpenAPI has no parameter that spans folders. The router wants
+        // A version and a path under it, or a path alone (unversioned). One folder deep is enough for the app's
+        // folders by screen, and OpenAPI has no parameter that spans folders. The router wants
         // the same name at the same place in every route, so the segments are named by position.
         let segments = ["first", "second", "third"]
         for count in 1...segments.count {

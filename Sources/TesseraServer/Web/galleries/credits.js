@@ -1,11 +1,11 @@
 // A gallery's Credits sheet: every item's credit as the server writes it (docs/licences.md, "Credits"), its
 // licence and what the licence allows, the warnings, and the whole list copied as text, HTML or Markdown.
 // Everything from the server goes in as text; the HTML is only ever copied, never put in the page.
-import * as api from '../api.js';
-import { $, $$, h, toast, copyText, copyRich } from '../dom.js';
-import { isWebURL, licenseFacts } from '../attribution.js';
+import * as api from '../shared/api.js';
+import { $, $$, h, toast, copyText, copyRich } from '../shared/dom.js';
+import { isWebURL, licenseFacts } from '../shared/attribution.js';
 
-/** Where the credits come from: a gallery's own routes; a public link's page passes its own (public.js). */
+/** Where the credits come from: a gallery's own routes; a public link's page passes its own (public/public.js). */
 const galleryCredits = {
     credits: (id) => api.galleryCredits(id),
     document: (id, format) => api.galleryCreditsDocument(id, format),

@@ -1,11 +1,12 @@
 // The galleries list (`/galleries`): create, rename in place, delete to Recently deleted (with Undo), and
 // from there restore or delete for good.
-import * as api from '../api.js';
-import { $, h, toast, itemCount } from '../dom.js';
-import { galleryURL } from '../router.js';
-import { nameProblem, renamable } from '../rename.js';
-import { confirmAction } from '../confirm.js';
-import { icon } from '../icons.js';
+import * as api from '../shared/api.js';
+import { $, h, toast, itemCount } from '../shared/dom.js';
+import { galleryURL } from '../shared/routes.js';
+import { nameProblem } from '../shared/galleryname.js';
+import { renamable } from './rename.js';
+import { confirmAction } from '../shared/confirm.js';
+import { icon } from '../shared/icons.js';
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 /** "3 minutes ago", "yesterday": when something happened, as people say it. */

@@ -1,5 +1,5 @@
 // One gallery (`/galleries/{id}`): its items as tiles in the user's order, kept live with the gallery's
-// event stream. The changes this page makes (add, move, remove, rename) are in gallerychanges.js.
+// event stream. The changes this page makes (add, move, remove, rename) are in changes.js.
 //
 // Revisions: the page remembers the revision it shows. Events not newer than it are dropped. A change made
 // here is shown at once; the server's answer names its revision, and when that is exactly the next one
@@ -7,15 +7,16 @@
 // event arrived while a change of ours was on its way, the page asks for the whole gallery once its own
 // requests have settled, so every tab ends with the server's one order. Applying an event is idempotent
 // (by item id), so an event for our own change arriving before its answer does no harm.
-import * as api from '../api.js';
-import { $, toast, itemCount } from '../dom.js';
-import { galleryURL, go } from '../router.js';
-import { renamable } from '../rename.js';
+import * as api from '../shared/api.js';
+import { $, toast, itemCount } from '../shared/dom.js';
+import { go } from '../shared/router.js';
+import { galleryURL } from '../shared/routes.js';
+import { renamable } from './rename.js';
 import { TileMenu } from './tilemenu.js';
-import { GalleryDrops } from './gallerydrops.js';
+import { GalleryDrops } from './drops.js';
 import { TouchReorder } from './touchreorder.js';
-import * as tiles from './gallerytiles.js';
-import { changes } from './gallerychanges.js';
+import * as tiles from './tiles.js';
+import { changes } from './changes.js';
 import { ShareDialog } from './share.js';
 
 export class GalleryView {
@@ -131,7 +132,7 @@ export class GalleryView {
             this.follow(id);
         } catch (error) {
             if (visit !== this.visit) return;
-            this.setState('missing', error.status === 404
+            this.setState('missing', error.code === 'gallery_not_found'
                 ? 'There is no such gallery. It may have been deleted for good.'
                 : error.message);
         }
@@ -309,10 +310,10 @@ export class GalleryView {
             const gallery = await api.gallery(this.id);
             if (visit === this.visit && this.pending === 0 && gallery.revision >= this.revision) this.render(gallery);
         } catch (error) {
-            if (visit === this.visit && error.status === 404) this.apply('gone', {});
+            if (visit === this.visit && error.code === 'gallery_not_found') this.apply('gone', {});
         }
     }
 }
 
-// The changes this page makes: gallerychanges.js.
+// The changes this page makes: changes.js.
 Object.assign(GalleryView.prototype, changes);

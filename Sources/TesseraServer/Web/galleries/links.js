@@ -1,9 +1,9 @@
 // The "Links" part of the Share dialog (the owner only): links that open the gallery without an account,
 // to look at it (view) or to add images to it (drop); how often each was opened, copying and revoking
 // them, and making a new one with an optional password, expiry and, for drop links, its own limits.
-import * as api from '../api.js';
-import { $, h, toast, copyText, formatNumber } from '../dom.js';
-import { confirmAction } from '../confirm.js';
+import * as api from '../shared/api.js';
+import { $, h, toast, copyText, formatNumber } from '../shared/dom.js';
+import { confirmAction } from '../shared/confirm.js';
 
 const KINDS = { view: 'View link', drop: 'Drop link' };
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -190,7 +190,7 @@ export class LinksSection {
             this.show(this.links.filter((one) => one.id !== link.id));
             toast('Link revoked');
         } catch (error) {
-            if (error.status === 404) this.show(this.links.filter((one) => one.id !== link.id));
+            if (error.code === 'link_not_found') this.show(this.links.filter((one) => one.id !== link.id));
             toast(error.message);
         }
     }

@@ -1,8 +1,8 @@
 // The gallery page's "Share" dialog (accounts only, the owner only): who the gallery is shared with, each
 // as an editor or a viewer; add someone by their user name, change a role, or stop sharing. Below, the
 // gallery's public and drop links (links.js).
-import * as api from '../api.js';
-import { $, h, toast } from '../dom.js';
+import * as api from '../shared/api.js';
+import { $, h, toast } from '../shared/dom.js';
 import { LinksSection } from './links.js';
 
 const roles = [['viewer', 'Can view'], ['editor', 'Can edit']];

@@ -1,6 +1,6 @@
 // A gallery tile's menu (Move left, Move right, Remove): one menu element shared by every tile, opened
 // under the tile's "⋯" button. Arrow keys move through it, Escape closes it and returns to the button.
-import { $, $$ } from '../dom.js';
+import { $, $$ } from '../shared/dom.js';
 
 export class TileMenu {
     /** `onAction(action, itemID)` runs the chosen entry. */
