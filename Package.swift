@@ -51,16 +51,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // SQLite through GRDB: migrations and the stores built on them. Knows Core's protocols
-        // (`ResponseCaching`), not the clients that use them.
+        // The database's figures for /metrics, which both engines report the same way.
         .target(
-            name: "TesseraStorage",
-            dependencies: [
-                "TesseraCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "TesseraDatabaseMetrics",
+            dependencies: [.product(name: "Metrics", package: "swift-metrics")]
         ),
         // libvips, the C library: `pkg-config vips`, Debian's libvips-dev. Fixed-argument wrappers in shim.h.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -89,14 +83,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The user's own photo folders: the index (SQLite FTS5), the indexer, the `local` source.
+        // The user's own photo folders: the index's contract, the indexer, the `local` source.
         .target(
             name: "TesseraLibrary",
             dependencies: [
                 "TesseraCore",
-                "TesseraStorage",
                 "TesseraImageProcessing",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Image URLs handed to clients and the proxy behind them: signing, coalescing, memory and disk caches.
@@ -112,42 +104,52 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // Galleries: the store (SQLite), their own image copies, the change events, export.
+        // Galleries: the stores' contracts, their own image copies, the change events, export.
         .target(
             name: "TesseraGalleries",
             dependencies: [
                 "TesseraCore",
-                "TesseraStorage",
                 "TesseraImageProxy",
                 "TesseraImageProcessing",
                 "TesseraFetcher",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Accounts for TESSERA_AUTH=accounts: users (bcrypt), sessions, personal access tokens, login back-off;
-        // the stores' contract and its SQLite engine (the PostgreSQL one is in TesseraPostgres).
+        // the store's contract (its engines are in TesseraSQLite and TesseraPostgres).
         .target(
             name: "TesseraAccounts",
             dependencies: [
                 "TesseraCore",
-                "TesseraStorage",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // PostgreSQL through postgres-nio: the shared stores for several servers behind one database.
-        // The server, the `tessera` command (migrate, library) and test support link it; the lower modules keep
-        // their SQLite engine and know nothing of it.
+        // The stores on SQLite through GRDB, one folder per feature: the data folder's database, its migrations,
+        // and each feature's store behind that feature's contract.
+        .target(
+            name: "TesseraSQLite",
+            dependencies: [
+                "TesseraCore",
+                "TesseraDatabaseMetrics",
+                "TesseraGalleries",
+                "TesseraLibrary",
+                "TesseraAccounts",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The stores on PostgreSQL through postgres-nio, laid out as TesseraSQLite: the shared stores for several
+        // servers behind one database.
         .target(
             name: "TesseraPostgres",
             dependencies: [
                 "TesseraCore",
-                "TesseraStorage",
+                "TesseraDatabaseMetrics",
                 "TesseraImageProxy",
                 "TesseraGalleries",
                 "TesseraLibrary",
@@ -155,8 +157,26 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                // `tessera migrate` reads a SQLite data folder's tables as they are.
+                // `tessera migrate` (Migration/) reads a SQLite data folder's tables as they are, into this
+                // engine's rows: the one place an engine knows the other.
+                "TesseraSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The one place that chooses the engine: `Stores.open`.
+        .target(
+            name: "TesseraStores",
+            dependencies: [
+                "TesseraCore",
+                "TesseraDatabaseMetrics",
+                "TesseraSQLite",
+                "TesseraPostgres",
+                "TesseraImageProxy",
+                "TesseraGalleries",
+                "TesseraLibrary",
+                "TesseraAccounts",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // `tessera backup` and `tessera restore`: a data folder in one checked file (docs/deploy.md).
@@ -164,7 +184,6 @@ let package = Package(
             name: "TesseraBackup",
             dependencies: [
                 "TesseraCore",
-                "TesseraImageProxy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -175,13 +194,15 @@ let package = Package(
             dependencies: [
                 "TesseraCore",
                 "TesseraSources",
-                "TesseraStorage",
+                "TesseraSQLite",
                 "TesseraImageProxy",
                 "TesseraImageProcessing",
                 "TesseraFetcher",
                 "TesseraLibrary",
                 "TesseraGalleries",
                 "TesseraPostgres",
+                "TesseraStores",
+                "TesseraDatabaseMetrics",
                 "TesseraAccounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -231,6 +252,8 @@ let package = Package(
                 "TesseraGalleries",
                 "TesseraImageProcessing",
                 "TesseraPostgres",
+                "TesseraSQLite",
+                "TesseraStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -266,11 +289,12 @@ let package = Package(
                 "TesseraCore",
                 "TesseraServer",
                 "TesseraGalleries",
-                "TesseraStorage",
+                "TesseraSQLite",
                 "TesseraImageProcessing",
                 "TesseraImageProxy",
                 "TesseraLibrary",
                 "TesseraPostgres",
+                "TesseraStores",
                 "TesseraTestSupport",
                 "TesseraWebDriver",
                 "TesseraAccounts",
@@ -287,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "TesseraImageProxyTests",
             dependencies: [
-                "TesseraImageProxy", "TesseraCore", "TesseraStorage",
+                "TesseraImageProxy", "TesseraCore", "TesseraSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -296,7 +320,7 @@ let package = Package(
             name: "TesseraImageProcessingTests",
             dependencies: ["TesseraImageProcessing", "TesseraCore", "CVips", "COrcLock"]),
         .testTarget(
-            name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraStorage", "TesseraCore"]),
+            name: "TesseraGalleriesTests", dependencies: ["TesseraGalleries", "TesseraSQLite", "TesseraCore"]),
         .testTarget(
             name: "TesseraFetcherTests",
             dependencies: [
@@ -308,7 +332,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraLibraryTests",
-            dependencies: ["TesseraLibrary", "TesseraStorage", "TesseraImageProcessing", "TesseraCore"]
+            dependencies: ["TesseraLibrary", "TesseraSQLite", "TesseraImageProcessing", "TesseraCore"]
         ),
         .testTarget(
             name: "TesseraSourcesTests",
@@ -319,14 +343,18 @@ let package = Package(
         ),
         .testTarget(name: "TesseraBackupTests", dependencies: ["TesseraBackup"]),
         .testTarget(
-            name: "TesseraStorageTests",
-            dependencies: ["TesseraStorage", "TesseraCore", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        // The stores' contracts on both engines (SQLite, PostgreSQL), migrations and the database URL.
-        .testTarget(
-            name: "TesseraPostgresTests",
+            name: "TesseraSQLiteTests",
             dependencies: [
-                "TesseraPostgres", "TesseraStorage", "TesseraImageProxy", "TesseraGalleries", "TesseraCore",
+                "TesseraSQLite", "TesseraCore", "TesseraDatabaseMetrics", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Every store's contract on both engines (SQLite, PostgreSQL) from one place, the engines' migrations,
+        // `tessera migrate`'s copy and the database URL.
+        .testTarget(
+            name: "TesseraStoresTests",
+            dependencies: [
+                "TesseraStores", "TesseraPostgres", "TesseraSQLite", "TesseraImageProxy", "TesseraGalleries",
+                "TesseraCore",
                 "TesseraLibrary", "TesseraImageProcessing", "TesseraTestSupport", "TesseraAccounts",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -337,8 +365,9 @@ let package = Package(
             dependencies: [
                 "TesseraServer", "TesseraTestSupport", "TesseraGalleries", "TesseraCore", "TesseraImageProxy",
                 "TesseraFetcher",
-                "TesseraStorage",
+                "TesseraSQLite",
                 "TesseraPostgres",
+                "TesseraStores",
                 "TesseraLibrary",
                 "TesseraAccounts",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -353,7 +382,8 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "TesseraTestSupport", "TesseraCore", "TesseraGalleries", "TesseraPostgres", "TesseraStorage",
+                "TesseraTestSupport", "TesseraCore", "TesseraGalleries", "TesseraPostgres", "TesseraSQLite",
+                "TesseraStores",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraImageProxy
+import TesseraCore
 
 /// The first entry of a backup, `manifest.json`: what the backup holds, and every other entry's size and
 /// SHA-256, so a restore can check each file and notice one that is missing.
@@ -57,9 +57,9 @@ public struct BackupManifest: Codable, Sendable, Equatable {
 
 /// The names of what a data folder holds that a backup carries.
 enum BackupLayout {
-    static let database = "tessera.sqlite"
-    static let secret = ImageSecret.fileName
-    static let images = "gallery-images"
+    static let database = DataFolder.database
+    static let secret = DataFolder.imageSecret
+    static let images = DataFolder.galleryImages
 
-    static func image(_ hash: String) -> String { "\(images)/\(hash.prefix(2))/\(hash)" }
+    static func image(_ hash: String) -> String { DataFolder.galleryImage(hash) }
 }

@@ -61,7 +61,7 @@ public struct DataFolderBackup: Sendable {
             let staged = stagedImages.appendingPathComponent(hash)
             if BackupFiles.size(of: staged) == nil,
                 !BackupFiles.hardLink(
-                    images.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash), to: staged)
+                    DataFolder.hashed(hash, in: images), to: staged)
             {
                 missing.append(hash)
             }

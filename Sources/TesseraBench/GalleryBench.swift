@@ -6,8 +6,8 @@ import Logging
 import NIOCore
 import TesseraCore
 import TesseraGalleries
+import TesseraSQLite
 import TesseraServer
-import TesseraStorage
 import TesseraTestSupport
 
 /// Gallery writes over HTTP: adding 1,000 items, and moving items in a 10,000-item gallery, by one client

@@ -3,6 +3,7 @@ import Foundation
 import TesseraCore
 import TesseraImageProcessing
 import TesseraLibrary
+import TesseraSQLite
 
 /// `tessera-bench library`: local library search with 100,000 photos, against the bare FTS5 query.
 struct LibraryBench: AsyncParsableCommand {
@@ -33,7 +34,7 @@ struct LibraryBench: AsyncParsableCommand {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tessera-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let store = try LibraryStore.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? temporary)
+        let store = try SQLiteLibraryStore.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? temporary)
         var random = SplitMix64(seed: seed)
         let library = SyntheticLibrary()
 
@@ -48,7 +49,9 @@ struct LibraryBench: AsyncParsableCommand {
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        print("\(photos) photos inserted through LibraryStore.save in \(ms(ContinuousClock.now - insertStarted)) ms")
+        print(
+            "\(photos) photos inserted through SQLiteLibraryStore.save in \(ms(ContinuousClock.now - insertStarted)) ms"
+        )
 
         let source = LocalSource(store: store, roots: [root])
         let warmUp = min(100, queries / 10)
@@ -116,7 +119,7 @@ struct LibraryBench: AsyncParsableCommand {
         }
         print("\nindexing \(count) JPEGs (the samples, copied), 4 at a time")
         for run in ["first run (every file read)", "second run (nothing changed)"] {
-            let store = try LibraryStore.open(dataDirectory: base.appendingPathComponent("data"))
+            let store = try SQLiteLibraryStore.open(dataDirectory: base.appendingPathComponent("data"))
             let indexer = LibraryIndexer(store: store, processor: ImageProcessor(concurrency: 4), concurrency: 4)
             let summary = try await indexer.index(folder: folder.path)
             let seconds = summary.elapsed.seconds

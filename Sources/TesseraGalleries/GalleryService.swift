@@ -6,7 +6,6 @@ import TesseraCore
 import TesseraFetcher
 import TesseraImageProcessing
 import TesseraImageProxy
-import TesseraStorage
 
 /// The one door to galleries, for the server and the CLI alike: reading, changing and watching them, adding
 /// images (see `+Adding`) and exporting them. The store, the image files and the event fan-out behind it
@@ -26,21 +25,6 @@ public final class GalleryService: Sendable {
     let logger: Logger
     /// `tessera_gallery_changes_total` by kind.
     let changes: [String: Counter]
-
-    /// Galleries kept in SQLite in `database`, their image copies in `files`; images of search results come
-    /// through `proxy`, URL imports through `fetcher`, and every image is checked by `processor`.
-    /// `metrics` counts changes by kind (`tessera_gallery_changes_total`) and open event streams.
-    public convenience init(
-        database: AppDatabase, files: GalleryImageFiles, proxy: ImageProxy, fetcher: ImageFetcher,
-        processor: ImageProcessor, linker: any ImageLinking, logger: Logger,
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance, heartbeat: Duration = .seconds(15)
-    ) {
-        self.init(
-            store: { linker, onChange in GalleryStore(database: database, linker: linker, onChange: onChange) },
-            links: LinkStore(database: database), files: files, proxy: proxy, fetcher: fetcher, processor: processor,
-            linker: linker, logger: logger,
-            metrics: metrics, heartbeat: heartbeat)
-    }
 
     /// Galleries in the store `store` makes (SQLite or PostgreSQL), told of every change so event streams hear it;
     /// or, given a `feed`, event streams hear the feed instead: every server's changes, this one's included.

@@ -6,8 +6,6 @@ import TesseraCore
 /// (`ImageSecretStore`) in the data folder or, for several servers, in their shared database, so signed URLs
 /// stay valid across restarts and every instance signs alike.
 public enum ImageSecret {
-    public static let fileName = "image-secret"
-
     /// `TESSERA_SECRET` (hashed to a key) when set, else the stored key.
     public static func load(configured: String?, store: any ImageSecretStore) async throws -> Data {
         if let configured, !configured.isEmpty { return fromConfigured(configured) }
@@ -50,7 +48,7 @@ public struct ImageSecretFile: ImageSecretStore {
     }
 
     func loadOrCreateNow() throws -> Data {
-        let file = directory.appendingPathComponent(ImageSecret.fileName)
+        let file = DataFolder(directory).imageSecretFile
         if let existing = try? Data(contentsOf: file) {
             if existing.count >= 32 { return existing }
             // A damaged key signs nothing safely: replace it (URLs it signed stop working either way).
@@ -60,7 +58,7 @@ public struct ImageSecretFile: ImageSecretStore {
         }
         // Written whole under a name of its own, then linked to the real name, which fails when another process
         // got there first: every racer then reads the one key that won, never a torn or a second one.
-        let candidate = directory.appendingPathComponent(".\(ImageSecret.fileName)-\(UUID().uuidString)")
+        let candidate = directory.appendingPathComponent(".\(DataFolder.imageSecret)-\(UUID().uuidString)")
         try AtomicFile.write(ImageSecret.random(), to: candidate, permissions: 0o600)
         defer { try? FileManager.default.removeItem(at: candidate) }
         try? FileManager.default.linkItem(at: candidate, to: file)

@@ -4,7 +4,7 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 import TesseraCore
-import TesseraStorage
+import TesseraDatabaseMetrics
 
 /// The PostgreSQL database several Tessera servers share: a pool of connections (`PostgresClient`) and the
 /// schema's migrations, run once at start under an advisory lock.

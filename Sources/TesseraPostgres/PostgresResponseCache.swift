@@ -5,7 +5,7 @@ import Synchronization
 import TesseraCore
 
 /// Sources' answers in PostgreSQL, shared by every server on the database: what one instance fetched, the others
-/// answer from. The same contract as the SQLite store (`ResponseCacheStore`): writes are queued behind the
+/// answer from. The same contract as the SQLite store (`SQLiteResponseCache`): writes are queued behind the
 /// answer (readable at once from memory) and written in order by one background task; any failure is logged
 /// and is a miss, never a failed search.
 ///

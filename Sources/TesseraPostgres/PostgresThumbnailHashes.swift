@@ -5,7 +5,7 @@ import TesseraCore
 
 /// Thumbnail hashes in PostgreSQL (`thumbnail_hash`, migration 10), shared by every server on the database: a
 /// thumbnail one server made has its hash known to the others, which then group its picture by look without
-/// making the thumbnail themselves. The same contract as SQLite's `ThumbnailHashStore`.
+/// making the thumbnail themselves. The same contract as SQLite's `SQLiteThumbnailHashes`.
 public struct PostgresThumbnailHashes: ThumbnailHashStoring {
     private let database: PostgresAppDatabase
     private let logger: Logger

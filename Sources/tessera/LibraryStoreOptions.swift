@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import TesseraLibrary
-import TesseraPostgres
 import TesseraServer
+import TesseraStores
 
 /// `--database-url` for the library commands: the index several servers share on PostgreSQL instead of the data
 /// folder's own.
@@ -33,20 +33,13 @@ struct SharedIndexOptions: ParsableArguments {
 enum LibraryCommand {
     /// The data folder's SQLite index, or with a database URL the shared one (migrated first, as `serve` does).
     static func openStore(_ configuration: AppConfiguration) async throws -> any LibraryStoring {
-        if let url = configuration.databaseURL {
-            let logger = Logger(label: "tessera.library", factory: { _ in SwiftLogNoOpLogHandler() })
-            do {
-                let database = try await PostgresAppDatabase.open(
-                    url, poolSize: configuration.databasePool, logger: logger)
-                return PostgresLibraryStore(database: database, logger: logger)
-            } catch {
-                throw Exit.failure("\(error)")
-            }
-        }
+        let logger = Logger(label: "tessera.library", factory: { _ in SwiftLogNoOpLogHandler() })
         do {
-            return try LibraryStore.open(dataDirectory: configuration.dataDirectory)
+            return try await Stores.library(
+                dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
+                poolSize: configuration.databasePool, logger: logger)
         } catch {
-            throw Exit.failure(error.message)
+            throw Exit.failure((error as? LibraryError)?.message ?? "\(error)")
         }
     }
 }

@@ -5,7 +5,7 @@ import PostgresNIO
 import TesseraCore
 import TesseraGalleries
 import TesseraPostgres
-import TesseraStorage
+import TesseraSQLite
 import TesseraTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraStorage
+import TesseraSQLite
 import Testing
 
 @testable import TesseraGalleries
@@ -24,7 +24,7 @@ struct GalleryStoreTests {
 
     @Test func insertingAgainAndAgainAtOneSpotRenumbersAndKeepsTheOrder() async throws {
         let changes = ChangeLog()
-        let store = GalleryStore(
+        let store = SQLiteGalleryStore(
             database: try AppDatabase.inMemory(), linker: Linker(), onChange: { _, change in changes.append(change) })
         let gallery = try await store.create(name: "Crowded")
         var expected: [GalleryItemID] = []
@@ -48,7 +48,7 @@ struct GalleryStoreTests {
     }
 
     @Test func renamingDeletingAndRestoringKeepItems() async throws {
-        let store = GalleryStore(database: try AppDatabase.inMemory(), linker: Linker())
+        let store = SQLiteGalleryStore(database: try AppDatabase.inMemory(), linker: Linker())
         let gallery = try await store.create(name: "Keep")
         _ = try await store.add(Self.image(1), to: gallery.id)
         _ = try await store.delete(gallery.id)

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraStorage
+import TesseraSQLite
 import Testing
 
 @testable import TesseraImageProxy
@@ -90,7 +90,7 @@ struct ThumbnailHashesTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let disk = try await DiskImageCache.open(
             directory: folder.appendingPathComponent("cache"), capacityBytes: 10_000)
-        let database = ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder))
+        let database = SQLiteThumbnailHashes(database: try AppDatabase.open(inDirectory: folder))
         await disk.write(Data(repeating: 7, count: 500), for: key)
         let hashes = ThumbnailHashes(disk: disk, database: database)
         hashes.store(hash, for: source, thumbnailKey: key)
@@ -100,7 +100,7 @@ struct ThumbnailHashesTests {
 
         // A new process with the same database and cache: the hash is read from the database.
         let reopened = ThumbnailHashes(
-            disk: disk, database: ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder)))
+            disk: disk, database: SQLiteThumbnailHashes(database: try AppDatabase.open(inDirectory: folder)))
         #expect(await reopened.hash(of: source, thumbnailKeys: [key]) == hash)
         #expect(await reopened.hashes(of: [(source, [key])]) == [source: hash])
     }
@@ -110,7 +110,7 @@ struct ThumbnailHashesTests {
     @Test func hashesMadeTogetherAreWrittenTogether() async throws {
         let folder = folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = CountingHashStore(ThumbnailHashStore(database: try AppDatabase.open(inDirectory: folder)))
+        let database = CountingHashStore(SQLiteThumbnailHashes(database: try AppDatabase.open(inDirectory: folder)))
         // Long enough that the five below are certainly made within it.
         let hashes = ThumbnailHashes(disk: nil, database: database, writeDelay: .seconds(1))
         let made = (0..<5).map { ("https://cdn.example/\($0).jpg", PerceptualHash(bits: UInt64($0) << 40 | 1)) }
@@ -144,11 +144,11 @@ struct ThumbnailHashesTests {
 
 /// The SQLite store, counting the hashes of each write it is asked for.
 private final class CountingHashStore: ThumbnailHashStoring {
-    private let store: ThumbnailHashStore
+    private let store: SQLiteThumbnailHashes
     private let written = Mutex<[Int]>([])
     var batches: [Int] { written.withLock { $0 } }
 
-    init(_ store: ThumbnailHashStore) { self.store = store }
+    init(_ store: SQLiteThumbnailHashes) { self.store = store }
 
     func hash(of source: String) async -> PerceptualHash? { await store.hash(of: source) }
     func hashes(of sources: [String]) async -> [String: PerceptualHash] { await store.hashes(of: sources) }

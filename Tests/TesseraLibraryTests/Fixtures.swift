@@ -1,7 +1,7 @@
 import Foundation
 import TesseraImageProcessing
 import TesseraLibrary
-import TesseraStorage
+import TesseraSQLite
 
 /// The sample photos in `Samples/`, real JPEGs with embedded credits, used as test fixtures.
 enum Sample: String, CaseIterable {
@@ -67,11 +67,11 @@ struct TempFolder {
 
 /// A store on a fresh in-memory database and an indexer with real libvips behind it.
 struct Library {
-    let store: LibraryStore
+    let store: SQLiteLibraryStore
     let indexer: LibraryIndexer
 
     init(batchSize: Int = 50) throws {
-        store = LibraryStore(database: try AppDatabase.inMemory())
+        store = SQLiteLibraryStore(database: try AppDatabase.inMemory())
         indexer = LibraryIndexer(store: store, processor: ImageProcessor(concurrency: 2), batchSize: batchSize)
     }
 

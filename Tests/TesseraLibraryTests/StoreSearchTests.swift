@@ -1,6 +1,6 @@
 import Foundation
 import TesseraLibrary
-import TesseraStorage
+import TesseraSQLite
 import Testing
 
 @Suite("Library store: full-text search")
@@ -17,13 +17,15 @@ struct StoreSearchTests {
             width: 800, height: 600, title: title, caption: caption, keywords: keywords, tags: tags, indexedAt: now)
     }
 
-    private func store(_ photos: [LibraryPhoto]) async throws -> LibraryStore {
-        let store = LibraryStore(database: try AppDatabase.inMemory())
+    private func store(_ photos: [LibraryPhoto]) async throws -> SQLiteLibraryStore {
+        let store = SQLiteLibraryStore(database: try AppDatabase.inMemory())
         try await store.save(photos)
         return store
     }
 
-    private func titles(_ store: LibraryStore, _ query: String, roots: [String]? = nil) async throws -> Set<String> {
+    private func titles(_ store: SQLiteLibraryStore, _ query: String, roots: [String]? = nil) async throws -> Set<
+        String
+    > {
         Set(try await store.search(SearchQuery(query), roots: roots).photos.map(\.title))
     }
 
@@ -122,7 +124,7 @@ struct StoreSearchTests {
 
     @Test func broadSearchesPageThroughEveryMatchOnce() async throws {
         // More matches than are ranked: the newest are ranked first, the rest follow, newest first.
-        let count = LibraryStore.rankedWindow + 70
+        let count = LibraryPage.rankedWindow + 70
         let photos = (0..<count).map { index in
             photo("\(index).jpg", title: index % 7 == 0 ? "Snow" : "Snow in the hills", keywords: ["walk"])
         }
@@ -138,7 +140,7 @@ struct StoreSearchTests {
         }
         #expect(seen.count == count)
         #expect(Set(seen).count == count, "no photo twice")
-        let ranked = seen.prefix(LibraryStore.rankedWindow)
+        let ranked = seen.prefix(LibraryPage.rankedWindow)
         #expect(ranked.prefix(10).allSatisfy { Int($0.dropLast(4))! % 7 == 0 }, "short titles rank first")
         #expect(seen.suffix(70) == (0..<70).reversed().map { "\($0).jpg" }, "the oldest matches last, newest first")
     }

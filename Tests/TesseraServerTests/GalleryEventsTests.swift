@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import TesseraCore
-import TesseraStorage
+import TesseraSQLite
 import TesseraTestSupport
 import Testing
 
@@ -106,7 +106,7 @@ struct GalleryEventsTests {
             let stream = try await EventStream.open(port: try #require(client.port), gallery: gallery.id)
             #expect(try await stream.next().name == "snapshot")
             // Another process (here: another connection to the same database file, as the CLI would open).
-            let other = GalleryStore(
+            let other = SQLiteGalleryStore(
                 database: try AppDatabase.open(inDirectory: data),
                 linker: StaticLinker())
             _ = try await other.rename(gallery.id, to: "Renamed elsewhere")

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import TesseraGalleries
-import TesseraStorage
+import TesseraSQLite
 import TesseraTestSupport
 import Testing
 

@@ -52,7 +52,7 @@ public struct LoginFailures: Sendable, Hashable {
 }
 
 /// The accounts' contract: users, sessions, personal access tokens and the login back-off. Its SQLite
-/// engine is `AccountStore`, its PostgreSQL one `TesseraPostgres.PostgresAccountStore`; one suite holds both
+/// engine is `SQLiteAccountStore`, its PostgreSQL one `TesseraPostgres.PostgresAccountStore`; one suite holds both
 /// to it. Every method is one transaction. Moments come from the caller (`AccountService`'s clock), so
 /// expiry is tested without waiting.
 public protocol AccountStoring: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps sources' answers for as long as their terms ask, so the same search twice reaches the
 /// service once. The source clients (`TesseraSources.SourceHTTP`) read and write through it; the live
-/// store is SQLite (`TesseraStorage.ResponseCacheStore`). Here in Core so storage need not know the clients.
+/// store is SQLite (`TesseraSQLite.SQLiteResponseCache`). Here in Core so storage need not know the clients.
 public protocol ResponseCaching: Sendable {
     /// The stored body for `key` if it has not expired at `now`.
     func body(for key: String, now: Date) async -> Data?

@@ -41,7 +41,7 @@ public struct GalleryImageFiles: Sendable {
     }
 
     public func url(forHash hash: String) -> URL {
-        directory.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+        DataFolder.hashed(hash, in: directory)
     }
 
     /// Stores `data` durably and returns its hash (`hash`, when the caller has made it already: it is the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Public and drop links in a database: the contract both engines keep (SQLite `LinkStore`, PostgreSQL
+/// Public and drop links in a database: the contract both engines keep (SQLite `SQLiteLinkStore`, PostgreSQL
 /// `TesseraPostgres.PostgresLinkStore`; one suite holds both to it). Every method is one statement or one
 /// transaction. A link goes with its gallery when that is deleted for good, and with the account that made it.
 /// Moments come from the caller's clock, so expiry and the hourly drop window are tested without waiting.

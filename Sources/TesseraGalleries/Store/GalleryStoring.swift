@@ -2,7 +2,7 @@ import Foundation
 import TesseraCore
 
 /// Galleries and their items in a database, behind `GalleryService`: the contract every engine keeps (SQLite
-/// here, `GalleryStore`; PostgreSQL for several servers next, in TesseraPostgres).
+/// here, `SQLiteGalleryStore`; PostgreSQL for several servers next, in TesseraPostgres).
 ///
 /// Every change is one transaction that checks `ifRevision` (If-Match: `revisionMismatch` when it differs),
 /// refuses galleries in Recently deleted (`galleryDeleted`, but for `restore` and `deletePermanently`),

@@ -179,7 +179,7 @@ public final class DiskImageCache: Sendable {
     }
 
     static func path(for name: String, in directory: URL) -> URL {
-        directory.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name)
+        DataFolder.hashed(name, in: directory)
     }
 
 }

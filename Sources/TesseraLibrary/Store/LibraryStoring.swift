@@ -1,7 +1,7 @@
 import TesseraCore
 
 /// What the indexer and the `local` source need of the photo index, whatever holds it: SQLite FTS5 in the data
-/// folder (`LibraryStore`) or PostgreSQL full-text search shared by several servers (`PostgresLibraryStore`).
+/// folder (`SQLiteLibraryStore`) or PostgreSQL full-text search shared by several servers (`PostgresLibraryStore`).
 ///
 /// Both engines answer a search alike: every word of the query is a prefix, all words must match, case and
 /// diacritics do not matter, and matches are ranked title first, then keywords, tags and caption.

@@ -5,7 +5,7 @@ import TesseraAccounts
 
 /// Accounts in the shared PostgreSQL database (migration 6), so every server knows the same users, sessions,
 /// tokens and sign-in back-off: the PostgreSQL engine of `AccountStoring`, held to the same contract as
-/// `AccountStore`.
+/// `SQLiteAccountStore`.
 public struct PostgresAccountStore: AccountStoring {
     let database: PostgresAppDatabase
 

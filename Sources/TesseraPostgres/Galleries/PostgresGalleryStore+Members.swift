@@ -3,7 +3,7 @@ import PostgresNIO
 import TesseraCore
 import TesseraGalleries
 
-/// Owners and members (docs/accounts.md), as `GalleryStore+Members` on SQLite: account names come from the
+/// Owners and members (docs/accounts.md), as `SQLiteGalleryStore+Members` on SQLite: account names come from the
 /// `account` table of the same database.
 extension PostgresGalleryStore {
     public func access(of account: String, to id: GalleryID) async throws(GalleryError) -> GalleryAccess? {

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Gap-based positions, as in the SQLite store (`GalleryStore+Ordering`, which explains the scheme): adding or
+/// Gap-based positions, as in the SQLite store (`SQLiteGalleryStore+Ordering`, which explains the scheme): adding or
 /// moving writes one row between its new neighbours; only when they have no room left is the gallery
 /// renumbered, in the same transaction.
 extension PostgresGalleryStore {

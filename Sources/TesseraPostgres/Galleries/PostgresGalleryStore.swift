@@ -6,7 +6,7 @@ import TesseraCore
 import TesseraGalleries
 
 /// Galleries and their items in PostgreSQL: the shared engine of `GalleryStoring`, the same contract as the
-/// SQLite `GalleryStore` (one suite tests both).
+/// SQLite `SQLiteGalleryStore` (one suite tests both).
 ///
 /// Every change is one transaction that first locks the gallery's row (`SELECT … FOR UPDATE`), so changes to
 /// one gallery from several servers take turns and revisions never fork. Within this server, changes to one

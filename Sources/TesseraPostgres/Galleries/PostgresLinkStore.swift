@@ -3,7 +3,7 @@ import PostgresNIO
 import TesseraGalleries
 
 /// Public and drop links in PostgreSQL (table `gallery_link`, migration 9): the shared engine of
-/// `LinkStoring`, the same contract as SQLite's `LinkStore` (one suite tests both). Openings, drops and the
+/// `LinkStoring`, the same contract as SQLite's `SQLiteLinkStore` (one suite tests both). Openings, drops and the
 /// hourly drop window are counted in the row, so every server sharing the database counts together.
 public final class PostgresLinkStore: LinkStoring {
     let database: PostgresAppDatabase

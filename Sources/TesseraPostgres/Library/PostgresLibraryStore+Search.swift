@@ -10,13 +10,13 @@ extension PostgresLibraryStore {
     static let rank = "ts_rank(\(rankWeights), search, query, 1)"
 
     /// Photos matching every word of `query` as a prefix, best first: the same matches as the SQLite index,
-    /// ranked alike (title, keywords, tags, caption), and past `LibraryStore.rankedWindow` matches the newest
+    /// ranked alike (title, keywords, tags, caption), and past `LibraryPage.rankedWindow` matches the newest
     /// ones ranked and the rest after them newest first, as there (`ts_rank` costs about as much a row).
     /// Two round trips for a page in the window: the total with the window ranked (`RankedWindow`), then the
     /// page's rows; one more for one word without filters, whose total is read from `library_prefix` rather
     /// than counted (`oneWord`).
     ///
-    /// The filters are conditions beside the text search's (`LibraryFilter`, as `LibraryStore` writes them), so
+    /// The filters are conditions beside the text search's (`LibraryFilter`, as `SQLiteLibraryStore` writes them), so
     /// the total and the pages count only the photos that pass.
     public func search(
         _ query: SearchQuery, roots: [String]? = nil, filters: SearchFilters = .none, page: Int = 1,
@@ -30,7 +30,7 @@ extension PostgresLibraryStore {
         let offset = (page - 1) * pageSize
         let every = roots == nil
         let roots = roots ?? []
-        let window = LibraryStore.rankedWindow
+        let window = LibraryPage.rankedWindow
         // Whose total `library_prefix` holds: one word of at most its length, no filter.
         let counted =
             lexemes.count == 1 && narrowing.isEmpty
@@ -98,7 +98,7 @@ extension PostgresQuery.StringInterpolation {
         appendFilter(filter.narrowing)
     }
 
-    /// docs/filters.md's rules, as `LibraryStore` (`LibraryConditions`) writes them for SQLite.
+    /// docs/filters.md's rules, as `SQLiteLibraryStore` (`LibraryConditions`) writes them for SQLite.
     private mutating func appendFilter(_ filter: LibraryFilter) {
         if filter.orientation != nil || filter.minimumShortSide != nil || filter.shortSideBelow != nil {
             appendInterpolation(unescaped: " AND width > 0 AND height > 0")

@@ -6,7 +6,7 @@ import TesseraLibrary
 
 /// The photo index in PostgreSQL, shared by every server on the database: the `library_photo` table, whose
 /// `search` column (a `tsvector` under a GIN index) answers searches as the SQLite FTS5 index does
-/// (`LibraryStore`). One server at a time indexes (`whileIndexing`, an advisory lock); all of them search.
+/// (`SQLiteLibraryStore`). One server at a time indexes (`whileIndexing`, an advisory lock); all of them search.
 ///
 /// The words are split and folded in Swift, by the rules of `SearchQuery`, and stored as lexemes with their
 /// weights: PostgreSQL's own parser splits `falcon-9` or `a.b` otherwise than FTS5 does, and its `unaccent`

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
-import TesseraStorage
+import TesseraSQLite
 
 /// Accounts, their personal access tokens, and who owns and shares each gallery (docs/cluster.md). Sessions and
 /// sign-in failures are not copied: everyone signs in once more, with the same password.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
-import TesseraStorage
+import TesseraSQLite
 
 /// Public and drop links (docs/accounts.md, "Public and drop links"), carried with their galleries: same ids,
 /// same slugs (the addresses people were given keep working), password hashes, expiry and counts. The drop

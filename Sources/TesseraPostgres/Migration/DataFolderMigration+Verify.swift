@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
-import TesseraStorage
+import TesseraSQLite
 
 extension DataFolderMigration {
     /// Counts in both databases after the copy, with queries of their own (not the copy's figures). On the

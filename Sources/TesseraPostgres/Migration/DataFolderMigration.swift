@@ -6,7 +6,7 @@ import TesseraCore
 import TesseraGalleries
 import TesseraImageProxy
 import TesseraLibrary
-import TesseraStorage
+import TesseraSQLite
 
 /// `tessera migrate --to postgres://…`: a SQLite data folder's galleries (items in order, revisions, Recently
 /// deleted, owners and members), accounts with their access tokens, photo library index and image-signing key copied into PostgreSQL (docs/cluster.md, "Moving an
@@ -94,7 +94,7 @@ public struct DataFolderMigration: Sendable {
 
     // MARK: - Reading SQLite
 
-    var sqlitePath: URL { dataDirectory.appendingPathComponent("tessera.sqlite") }
+    var sqlitePath: URL { DataFolder(dataDirectory).databaseFile }
 
     private func openSQLite() throws(MigrationError) -> AppDatabase {
         var isFolder: ObjCBool = false
@@ -154,7 +154,7 @@ public struct DataFolderMigration: Sendable {
 
     /// The key file `tessera serve` made in the data folder; `nil` when there is none (`TESSERA_SECRET` in use).
     private func readSecret() throws(MigrationError) -> Data? {
-        let file = dataDirectory.appendingPathComponent(ImageSecret.fileName)
+        let file = DataFolder(dataDirectory).imageSecretFile
         guard let key = try? Data(contentsOf: file) else { return nil }
         guard key.count >= 32 else { throw .damagedSecret(path: file.path) }
         return key

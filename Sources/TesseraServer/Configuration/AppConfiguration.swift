@@ -15,7 +15,7 @@ public struct AppConfiguration: Sendable {
     /// `TESSERA_MEDIA`: the galleries' image copies; nil: `gallery-images` in the data folder (`mediaDirectory`).
     public var mediaOverride: URL?
     /// Where the galleries' image copies live: a folder several servers on one PostgreSQL database may share.
-    public var mediaDirectory: URL { mediaOverride ?? dataDirectory.appendingPathComponent("gallery-images") }
+    public var mediaDirectory: URL { mediaOverride ?? DataFolder(dataDirectory).galleryImagesFolder }
     /// Folders of the user's own photos (the `local` source).
     public var libraries: [String] = []
     /// The sample photos shipped in `Samples/`, searched when no library is configured (`TESSERA_SAMPLES`,

@@ -10,8 +10,9 @@ import TesseraImageProcessing
 import TesseraImageProxy
 import TesseraLibrary
 import TesseraPostgres
+import TesseraSQLite
 import TesseraSources
-import TesseraStorage
+import TesseraStores
 
 /// Every long-lived dependency, built once and passed down: the server and the CLI both start here.
 public struct AppEnvironment: Sendable {
@@ -55,25 +56,15 @@ public struct AppEnvironment: Sendable {
     public static func live(
         _ configuration: AppConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init
     ) async throws -> AppEnvironment {
-        // PostgreSQL first: a wrong URL or a database out of reach ends start-up before anything else is done.
         let registry = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory.tessera(registry)
-        var postgres: PostgresAppDatabase?
-        if let url = configuration.databaseURL {
-            postgres = try await PostgresAppDatabase.open(
-                url, poolSize: configuration.databasePool,
-                metrics: DatabaseMetrics(factory: metrics, engine: "postgresql"), logger: logger)
-        }
-        let database = try AppDatabase.open(inDirectory: configuration.dataDirectory, metrics: metrics)
-        let cache: any ResponseCacheStoring =
-            postgres.map { PostgresResponseCache(database: $0, logger: logger) }
-            ?? ResponseCacheStore(database: database, logger: logger)
+        let stores = try await Stores.open(
+            dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
+            poolSize: configuration.databasePool, metrics: metrics, logger: logger, now: now)
+        let cache = stores.responseCache
         try await cache.purgeExpired(now: now())
-        let secretStore: any ImageSecretStore =
-            postgres.map { PostgresImageSecret(database: $0) }
-            ?? ImageSecretFile(directory: configuration.dataDirectory)
-        let secret = try await ImageSecret.load(configured: configuration.secret, store: secretStore)
-        if let postgres {
+        let secret = try await ImageSecret.load(configured: configuration.secret, store: stores.imageSecret)
+        if let postgres = stores.postgres {
             logger.notice(
                 """
                 PostgreSQL holds galleries, the response cache, the image-signing key and the library index; \
@@ -88,17 +79,13 @@ public struct AppEnvironment: Sendable {
                 timeout: .init(connect: .seconds(5), read: .seconds(30)),
                 connectionPool: .sources))
         let sourceMetrics = SourceMetrics(factory: metrics)
-        // Budgets shared by every user: in this process on SQLite, in the database with several servers.
-        let budgetStore: any RequestBudgeting =
-            postgres.map { PostgresRequestBudgets(database: $0, logger: logger) } ?? MemoryRequestBudgets(now: now)
         let http = SourceHTTP(
             client: httpClient, cache: cache, requestTimeout: configuration.sourceTimeout, now: now, logger: logger,
             metrics: sourceMetrics,
             budgets: SourceBudgets(
-                store: budgetStore, budgets: configuration.budgets.budgets(keys: configuration.sources)))
+                store: stores.requestBudgets, budgets: configuration.budgets.budgets(keys: configuration.sources)))
         // On PostgreSQL the index is shared: one server indexes at a time (`LibraryIndexService`), all search it.
-        let library: any LibraryStoring =
-            postgres.map { PostgresLibraryStore(database: $0, logger: logger) } ?? LibraryStore(database: database)
+        let library = stores.library
         let roots = configuration.libraryRoots
         let sources =
             SourceCatalog.sources(configuration.sources, http: http) + [LocalSource(store: library, roots: roots)]
@@ -114,7 +101,7 @@ public struct AppEnvironment: Sendable {
         let disk =
             images.diskCacheBytes > 0
             ? try await DiskImageCache.open(
-                directory: configuration.dataDirectory.appendingPathComponent("image-cache"),
+                directory: DataFolder(configuration.dataDirectory).imageCacheFolder,
                 capacityBytes: images.diskCacheBytes, logger: logger)
             : nil
         let processor = ImageProcessor(maxPixels: images.maxPixels, concurrency: images.concurrency)
@@ -125,9 +112,7 @@ public struct AppEnvironment: Sendable {
             ])
         let galleryFiles = GalleryImageFiles(directory: configuration.mediaDirectory)
         // Shared by every server on PostgreSQL; hashes not made again for 90 days go (a cache, docs/duplicates.md).
-        let thumbnailHashes: any ThumbnailHashStoring =
-            postgres.map { PostgresThumbnailHashes(database: $0, logger: logger) }
-            ?? ThumbnailHashStore(database: database, logger: logger)
+        let thumbnailHashes = stores.thumbnailHashes
         try await thumbnailHashes.purge(before: now().addingTimeInterval(-90 * 86_400))
         let proxy = ImageProxy(
             signer: signer, fetcher: fetcher, processor: processor, memory: memory, disk: disk,
@@ -136,30 +121,20 @@ public struct AppEnvironment: Sendable {
         let media = MediaProxy(
             signer: signer, fetcher: fetcher, maxBytes: configuration.previews.maxBytes,
             cacheBytes: configuration.previews.memoryCacheBytes, logger: logger)
-        let galleryEvents = postgres.map { PostgresGalleryEvents(database: $0, logger: logger) }
-        let galleries =
-            if let postgres {
-                GalleryService(
-                    store: { PostgresGalleryStore(database: postgres, linker: $0, onChange: $1) },
-                    links: PostgresLinkStore(database: postgres),
-                    feed: galleryEvents, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-                    linker: signer, logger: logger, metrics: metrics, heartbeat: configuration.connections.heartbeat)
-            } else {
-                GalleryService(
-                    database: database, files: galleryFiles, proxy: proxy, fetcher: fetcher, processor: processor,
-                    linker: signer, logger: logger, metrics: metrics, heartbeat: configuration.connections.heartbeat)
-            }
-        let accountStore: any AccountStoring =
-            postgres.map { PostgresAccountStore(database: $0) } ?? AccountStore(database: database)
+        let galleries = GalleryService(
+            store: stores.galleries, links: stores.links, feed: stores.galleryEvents, files: galleryFiles,
+            proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger, metrics: metrics,
+            heartbeat: configuration.connections.heartbeat)
         return AppEnvironment(
-            configuration: configuration, httpClient: httpClient, database: database, postgres: postgres,
-            galleryEvents: galleryEvents,
+            configuration: configuration, httpClient: httpClient, database: stores.sqlite, postgres: stores.postgres,
+            galleryEvents: stores.galleryEvents,
             search: SearchService(sources: sources, timeout: configuration.sourceTimeout, observer: sourceMetrics),
             imageLinker: signer, imageProxy: proxy, imageFetcher: fetcher, imageMemoryCache: memory,
             mediaProxy: media,
             libraryIndexer: LibraryIndexer(store: library, processor: processor),
             responseCache: cache, webAssets: try WebAssets.bundled(), galleries: galleries,
-            accounts: AccountService(store: accountStore, settings: configuration.accounts, now: now), logger: logger,
+            accounts: AccountService(store: stores.accounts, settings: configuration.accounts, now: now),
+            logger: logger,
             metricsRegistry: registry, metricsFactory: metrics,
             httpMetrics: HTTPMetrics(factory: metrics, imageRoute: ImagesController<TesseraRequestContext>.path))
     }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import TesseraCore
-import TesseraStorage
+import TesseraSQLite
 
 #if canImport(Glibc)
     import Glibc
