@@ -29,7 +29,7 @@ extension GalleryService {
         else { throw .invalidItem("The item has no image address from this server.") }
         try await authorize(id, viewer, .add)
         // The gallery's early check (a read on the database's queue) runs while the image is got and looked
-        // at; it is awaited before anything is stored, and what it finds wrong is said first, as before.
+        // at; it is awaited before anything is stored, and what it finds wrong is said first.
         async let writable = failure(ofEnsuringWritable: id, index: index, ifRevision: ifRevision)
         let image: Result<InspectedImage, GalleryError>
         do throws(GalleryError) {

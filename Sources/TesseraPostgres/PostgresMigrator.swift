@@ -172,7 +172,7 @@ enum PostgresMigrator {
                     locked_until double precision)
                 """,
             ]),
-        // Issue 12, part 4 (docs/accounts.md): each gallery's owner (none for galleries made without accounts)
+        // Accounts' galleries (docs/accounts.md): each gallery's owner (none for galleries made without accounts)
         // and its members. No cascade from an owner: `tessera user remove` hands galleries to an admin first.
         Migration(
             version: 7, name: "gallery owners",
@@ -189,7 +189,7 @@ enum PostgresMigrator {
                 """,
                 "CREATE INDEX gallery_member_account ON gallery_member (account_id)",
             ]),
-        // Issue 13 (docs/filters.md): the library's filters. `colors` is the palette computed at index time, a
+        // The library's search filters (docs/filters.md). `colors` is the palette computed at index time, a
         // bit per colour (`LibraryPhoto.colorBits`), NULL for rows indexed before it (the indexer reads those
         // files again); the licence as the photo's metadata gave it when indexed, with its two facts.
         Migration(
@@ -204,7 +204,7 @@ enum PostgresMigrator {
                     ADD COLUMN modification_allowed boolean
                 """
             ]),
-        // Issue 12, parts 5 and 6 (docs/accounts.md, "Public and drop links"), as SQLite's `v7-links`: links to
+        // Public and drop links (docs/accounts.md, "Public and drop links"), as SQLite's `v7-links`: links to
         // one gallery each, gone with it when it is deleted for good and with the account that made them.
         Migration(
             version: 9, name: "gallery links",
@@ -230,7 +230,7 @@ enum PostgresMigrator {
                 "CREATE INDEX gallery_link_gallery ON gallery_link (gallery_id)",
                 "CREATE INDEX gallery_link_created_by ON gallery_link (created_by)",
             ]),
-        // Issue 13, part 3, as SQLite's `v8-picture-hashes`: each gallery item's perceptual hash (the 64 bits as a
+        // One picture, shown once (docs/duplicates.md), as SQLite's `v8-picture-hashes`: each gallery item's perceptual hash (the 64 bits as a
         // bigint; NULL until made), and each thumbnail's by image source, shared by every server (a cache:
         // `tessera migrate` does not copy it).
         Migration(

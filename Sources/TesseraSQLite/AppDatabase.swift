@@ -199,8 +199,8 @@ public final class AppDatabase: Sendable {
                 table.column("lockedUntil", .double)
             }
         }
-        // Issue 12, part 4 (docs/accounts.md): each gallery's owner (none for galleries made without accounts,
-        // and before this) and its members. An owner cannot be removed while it owns galleries (no cascade):
+        // Accounts' galleries (docs/accounts.md): each gallery's owner (none for galleries made without
+        // accounts) and its members. An owner cannot be removed while it owns galleries (no cascade):
         // `tessera user remove` hands them to an admin first, so nothing goes silently.
         migrator.registerMigration("v5-gallery-owners") { db in
             try db.alter(table: "gallery") { table in
@@ -215,7 +215,7 @@ public final class AppDatabase: Sendable {
                 table.primaryKey(["galleryId", "accountId"])
             }
         }
-        // Issue 13 (docs/filters.md): what the library's search filters read. `colors` is the palette computed at
+        // The library's search filters (docs/filters.md): what they read. `colors` is the palette computed at
         // index time, a bit per colour (`LibraryPhoto.colorBits`), NULL for rows indexed before it: the indexer
         // reads those files again. The licence as the photo's metadata gave it when indexed, with its two facts.
         migrator.registerMigration("v6-filters") { db in
@@ -227,7 +227,7 @@ public final class AppDatabase: Sendable {
                 table.add(column: "modificationAllowed", .boolean)
             }
         }
-        // Issue 12, parts 5 and 6 (docs/accounts.md, "Public and drop links"): links to one gallery each, gone
+        // Public and drop links (docs/accounts.md, "Public and drop links"): links to one gallery each, gone
         // with it when it is deleted for good and with the account that made them. The slug is kept as it is
         // (the owner copies the link again), the password only as bcrypt.
         migrator.registerMigration("v7-links") { db in
@@ -250,7 +250,7 @@ public final class AppDatabase: Sendable {
                 table.column("dropWindowCount", .integer).notNull().defaults(to: 0)
             }
         }
-        // Issue 13, part 3 (docs/duplicates.md; docs/galleries.md): each gallery item's
+        // One picture, shown once (docs/duplicates.md; docs/galleries.md): each gallery item's
         // perceptual hash, made from its stored copy when added (NULL for items added before: made on first
         // need), and the hash of each thumbnail the image proxy made, by image source: a cache beside the
         // disk cache's side files, so servers sharing a database share them (PostgreSQL migration 10).

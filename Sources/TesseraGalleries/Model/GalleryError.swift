@@ -162,3 +162,17 @@ public struct NearDuplicate: Sendable, Hashable, Codable {
         self.thumbnail = thumbnail
     }
 }
+
+extension GalleryError {
+    /// Runs a store's database call: a `GalleryError` it throws passes through, anything else (the engine's
+    /// own errors) becomes `storage`. Both engines' stores wrap their calls in it.
+    public static func fromStore<T>(_ body: () async throws -> T) async throws(GalleryError) -> T {
+        do {
+            return try await body()
+        } catch let error as GalleryError {
+            throw error
+        } catch {
+            throw .storage(underlying: error)
+        }
+    }
+}

@@ -69,13 +69,7 @@ public final class PostgresGalleryStore: GalleryStoring {
     }
 
     static func galleryErrors<T>(_ body: () async throws -> T) async throws(GalleryError) -> T {
-        do {
-            return try await body()
-        } catch let error as GalleryError {
-            throw error
-        } catch {
-            throw .storage(underlying: error)
-        }
+        try await GalleryError.fromStore(body)
     }
 }
 

@@ -167,12 +167,6 @@ public final class PostgresLinkStore: LinkStoring {
     }
 
     private func run<T>(_ body: () async throws -> T) async throws(GalleryError) -> T {
-        do {
-            return try await body()
-        } catch let error as GalleryError {
-            throw error
-        } catch {
-            throw .storage(underlying: error)
-        }
+        try await GalleryError.fromStore(body)
     }
 }

@@ -31,12 +31,6 @@ public final class SQLiteGalleryStore: GalleryStoring {
 
     /// Runs a database call, turning what it throws into a `GalleryError` (`storage` unless it is one).
     func run<T>(_ body: () async throws -> T) async throws(GalleryError) -> T {
-        do {
-            return try await body()
-        } catch let error as GalleryError {
-            throw error
-        } catch {
-            throw .storage(underlying: error)
-        }
+        try await GalleryError.fromStore(body)
     }
 }

@@ -137,12 +137,6 @@ public final class SQLiteLinkStore: LinkStoring {
     }
 
     func run<T>(_ body: () async throws -> T) async throws(GalleryError) -> T {
-        do {
-            return try await body()
-        } catch let error as GalleryError {
-            throw error
-        } catch {
-            throw .storage(underlying: error)
-        }
+        try await GalleryError.fromStore(body)
     }
 }

@@ -3,7 +3,7 @@ import TesseraCore
 
 /// How log lines are written to standard error (`TESSERA_LOG_FORMAT`).
 public enum LogFormat: String, Sendable, Hashable, CaseIterable {
-    /// swift-log's human-readable line, as before.
+    /// swift-log's human-readable line, the default.
     case text
     /// One JSON object per line, for log collectors (see `JSONLogHandler`).
     case json
