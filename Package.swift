@@ -87,8 +87,7 @@ let package = Package(
         .target(
             name: "TesseraLibrary",
             dependencies: [
-                "TesseraCore",
-                "TesseraImageProcessing",
+                "TesseraCore"
             ]
         ),
         // Image URLs handed to clients and the proxy behind them: signing, coalescing, memory and disk caches.
@@ -109,9 +108,6 @@ let package = Package(
             name: "TesseraGalleries",
             dependencies: [
                 "TesseraCore",
-                "TesseraImageProxy",
-                "TesseraImageProcessing",
-                "TesseraFetcher",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -150,7 +146,6 @@ let package = Package(
             dependencies: [
                 "TesseraCore",
                 "TesseraDatabaseMetrics",
-                "TesseraImageProxy",
                 "TesseraGalleries",
                 "TesseraLibrary",
                 "TesseraAccounts",

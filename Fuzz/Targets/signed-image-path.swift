@@ -1,7 +1,5 @@
-// `SignedImagePath` (TesseraImageProxy, the one file compiled in) and `ImageReference(parsing:)` (TesseraCore):
-// the two readings of a signed image URL.
+// `SignedImagePath` and `ImageReference(parsing:)` (TesseraCore): the two readings of a signed image URL.
 // Input: one address or path, given to both; each part of a signed path is read as a reference too.
-// Also compiled: Sources/TesseraImageProxy/SignedImagePath.swift
 import Foundation
 import TesseraCore
 

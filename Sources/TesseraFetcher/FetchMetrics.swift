@@ -1,4 +1,5 @@
 import Metrics
+import TesseraCore
 
 /// The fetcher's figures for `/metrics`: every fetch by result (`ok`, or the `FetchError` code, which says
 /// why it was refused or failed), and the bytes and time of those that worked.

@@ -1,21 +1,48 @@
 import Foundation
 import TesseraCore
-import TesseraFetcher
-import TesseraImageProcessing
-import TesseraImageProxy
 
 /// Adding images: gets an image's bytes (through the image proxy for a search result, the guarded fetcher
 /// for a URL, the request for an upload), checks them, stores the copy, then the row.
 extension GalleryService {
     /// Adds a search result. Its image comes through the image proxy from the item's own signed `full` URL
-    /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched.
+    /// (else `preview`, else `thumbnail`), so only images this server handed out are ever fetched. The
+    /// signature is checked here, once; the image then travels by reference.
     public func add(
         item: Item, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil, by viewer: GalleryViewer,
         allowNearDuplicate: Bool = false
     )
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
-        // What is wrong with the item itself is said first (400), before who may add (404/403) or If-Match (412).
+        try Self.check(item)
+        guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
+            let path = SignedImagePath(url)
+        else { throw .invalidItem("The item has no image address from this server.") }
+        return try await add(
+            item, .signed(path), to: id, at: index, ifRevision: ifRevision, by: viewer,
+            allowNearDuplicate: allowNearDuplicate)
+    }
+
+    /// Adds a search result whose image the caller names by reference, unsigned: for a caller in this process
+    /// that is trusted with what it names (the CLI on its own data folder), which need not sign an address
+    /// for it to be checked again. `item` is kept as given.
+    public func add(
+        item: Item, image: ImageRequest, to id: GalleryID, at index: Int? = nil, ifRevision: Int? = nil,
+        by viewer: GalleryViewer, allowNearDuplicate: Bool = false
+    ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
+        try Self.check(item)
+        return try await add(
+            item, .trusted(image), to: id, at: index, ifRevision: ifRevision, by: viewer,
+            allowNearDuplicate: allowNearDuplicate)
+    }
+
+    /// A search result's image: an address this server signed, or a reference a trusted caller gave.
+    private enum ResultImage {
+        case signed(SignedImagePath)
+        case trusted(ImageRequest)
+    }
+
+    /// What is wrong with the item itself is said first (400), before who may add (404/403) or If-Match (412).
+    private static func check(_ item: Item) throws(GalleryError) {
         guard item.title.count <= 1000, item.tags.count <= 500, item.metadata.count <= 500 else {
             throw .invalidItem("This item is too large to keep (title, tags or metadata).")
         }
@@ -24,25 +51,35 @@ extension GalleryService {
         {
             throw .invalidItem(problem)
         }
-        guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
-            let path = SignedImagePath(url)
-        else { throw .invalidItem("The item has no image address from this server.") }
+    }
+
+    private func add(
+        _ item: Item, _ source: ResultImage, to id: GalleryID, at index: Int?, ifRevision: Int?,
+        by viewer: GalleryViewer, allowNearDuplicate: Bool
+    ) async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int) {
         try await authorize(id, viewer, .add)
         // The gallery's early check (a read on the database's queue) runs while the image is got and looked
         // at; it is awaited before anything is stored, and what it finds wrong is said first.
         async let writable = failure(ofEnsuringWritable: id, index: index, ifRevision: ifRevision)
         let image: Result<InspectedImage, GalleryError>
         do throws(GalleryError) {
-            try await checkStoredCopy(path, viewer)
-            let served: ServedImage
+            let request: ImageRequest
+            let bytes: Data
             do {
-                served = try await proxy.image(
-                    variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
-                    acceptsWebP: false)
-            } catch {
+                switch source {
+                case .signed(let path): request = try images.verified(path)
+                case .trusted(let given): request = given
+                }
+                try await checkStoredCopy(request.reference, viewer)
+                bytes = try await images.bytes(of: request)
+            } catch let error as GalleryError {
+                throw error
+            } catch let error as ImageProxyError {
                 throw .proxy(error)
+            } catch {
+                throw .storage(underlying: error)
             }
-            image = .success(try inspected(Data(served.body.readableBytesView), .result(item)))
+            image = .success(try inspected(bytes, .result(item)))
         } catch {
             image = .failure(error)
         }
@@ -65,9 +102,7 @@ extension GalleryService {
         try await ensureWritable(id, index: index, ifRevision: ifRevision)
         let data: Data
         do {
-            data = try await fetcher.fetch(
-                url, prefixLength: ImageSniffer.prefixLength, validatePrefix: { ImageSniffer.format(of: $0) != nil }
-            ).data
+            data = try await fetcher.image(at: url)
         } catch {
             throw .fetch(error)
         }
@@ -118,10 +153,9 @@ extension GalleryService {
 
     /// A gallery's stored copy is added only by someone who may see it (as the image route serves it): a
     /// signed address kept from before, or from a link's page, does not copy another user's picture.
-    private func checkStoredCopy(_ path: SignedImagePath, _ viewer: GalleryViewer) async throws(GalleryError) {
+    private func checkStoredCopy(_ reference: ImageReference, _ viewer: GalleryViewer) async throws(GalleryError) {
         guard case .account = viewer,
-            case .stored(let hash)? = try? proxy.reference(
-                variant: path.variant, signature: path.signature, encodedURL: path.encodedSource),
+            case .stored(let hash) = reference,
             try await !mayView(storedImage: hash, by: viewer)
         else { return }
         throw .proxy(.file(.noStoredCopy(ImageReference.stored(hash: hash).string)))
@@ -157,7 +191,7 @@ extension GalleryService {
     private func inspected(_ data: Data, _ origin: Origin) throws(GalleryError) -> InspectedImage {
         let header: ImageHeader
         do {
-            header = try processor.header(of: data)
+            header = try inspector.header(of: data)
         } catch {
             throw .imaging(error)
         }

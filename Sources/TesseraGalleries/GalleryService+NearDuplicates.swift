@@ -1,6 +1,5 @@
 import Foundation
 import TesseraCore
-import TesseraImageProcessing
 
 /// Near duplicates on adding (docs/galleries.md, "Near duplicates"): an image that is the same picture as an
 /// item the gallery already holds (same item id, or perceptual hashes within `PictureGrouping.threshold`) is
@@ -17,7 +16,7 @@ extension GalleryService {
     /// only; it was already checked to be an image this server takes).
     func pictureHash(of data: Data) async -> PerceptualHash? {
         do {
-            return try await processor.perceptualHash(of: data)
+            return try await inspector.perceptualHash(of: data)
         } catch {
             logger.debug("gallery image not hashed", metadata: ["error": "\(error)"])
             return nil

@@ -3,9 +3,6 @@ import Logging
 import Metrics
 import Synchronization
 import TesseraCore
-import TesseraFetcher
-import TesseraImageProcessing
-import TesseraImageProxy
 
 /// The one door to galleries, for the server and the CLI alike: reading, changing and watching them, adding
 /// images (see `+Adding`) and exporting them. The store, the image files and the event fan-out behind it
@@ -18,9 +15,12 @@ public final class GalleryService: Sendable {
     let events: GalleryEvents
     /// Changes of every server sharing the database, when there are several (see `GalleryEventFeed`).
     let feed: (any GalleryEventFeed)?
-    let proxy: ImageProxy
-    let fetcher: ImageFetcher
-    let processor: ImageProcessor
+    /// Search results' images, their signed addresses checked once (the image proxy).
+    let images: any ImageReading
+    /// URL imports (the guarded fetcher).
+    let fetcher: any ImageAddressFetching
+    /// Every image is looked at before it is kept (libvips).
+    let inspector: any ImageInspecting
     let linker: any ImageLinking
     let logger: Logger
     /// `tessera_gallery_changes_total` by kind.
@@ -33,7 +33,8 @@ public final class GalleryService: Sendable {
     public init(
         store makeStore: GalleryStoreMaker, links: any LinkStoring, feed: (any GalleryEventFeed)? = nil,
         files: GalleryImageFiles,
-        proxy: ImageProxy, fetcher: ImageFetcher, processor: ImageProcessor, linker: any ImageLinking,
+        images: any ImageReading, fetcher: any ImageAddressFetching, inspector: any ImageInspecting,
+        linker: any ImageLinking,
         logger: Logger, metrics: any MetricsFactory = NOOPMetricsHandler.instance, heartbeat: Duration = .seconds(15)
     ) {
         let changes = Dictionary(
@@ -64,9 +65,9 @@ public final class GalleryService: Sendable {
         self.store = store
         self.links = links
         self.files = files
-        self.proxy = proxy
+        self.images = images
         self.fetcher = fetcher
-        self.processor = processor
+        self.inspector = inspector
         self.linker = linker
         self.logger = logger
     }

@@ -23,16 +23,7 @@ public enum ImageSecret {
     }
 
     /// 256 random bits.
-    public static func random() -> Data {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-    }
-}
-
-/// Where the signing key is kept when `TESSERA_SECRET` is not set. One test suite checks every engine.
-public protocol ImageSecretStore: Sendable {
-    /// The stored key, made and stored first when there is none: the same key for every caller, however many
-    /// processes race to make it.
-    func loadOrCreate() async throws -> Data
+    public static func random() -> Data { ImageSecretFile.newKey() }
 }
 
 /// The key in a file of the data folder (readable by the owner only).

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import TesseraImageProxy
+import TesseraCore
 
 /// The image-signing key in the shared database, so every server signs URLs alike without `TESSERA_SECRET`.
 ///
@@ -16,7 +16,7 @@ public struct PostgresImageSecret: ImageSecretStore {
     }
 
     public func loadOrCreate() async throws -> Data {
-        let offered = ImageSecret.random()
+        let offered = Self.newKey()
         let name = Self.name
         return try await database.withConnection { connection -> Data in
             try await connection.query(

@@ -171,10 +171,17 @@ struct AddToGallery: AsyncParsableCommand {
                 if case .notFound = error { throw Exit.badInput(error.message) }
                 throw Exit.failure(error.message)
             }
+            // This process is the server's own code on its own data folder: it names the image by reference
+            // rather than signing an address for the gallery service to check again. The item is kept with
+            // signed addresses, as one added through the API is.
+            guard let image = item.largestImage else {
+                throw Exit.badInput("\(itemID) has no image to keep.")
+            }
             let linked = item.linkingImages(with: environment.imageLinker)
             return try await GalleryCLI.run { () async throws(GalleryError) in
                 try await galleries.add(
-                    item: linked, to: id, at: index, by: .everyone, allowNearDuplicate: allowNearDuplicate)
+                    item: linked, image: image, to: id, at: index, by: .everyone,
+                    allowNearDuplicate: allowNearDuplicate)
             }
         }
     }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Logging
 import NIOCore
+import TesseraCore
 import TesseraTestSupport
 import Testing
 

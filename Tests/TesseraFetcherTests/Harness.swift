@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TesseraCore
 import TesseraTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import TesseraCore
 import Testing
 
 @testable import TesseraFetcher

@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import TesseraCore
 import Testing
 
 @testable import TesseraImageProcessing

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import TesseraCore
 
 /// A small LRU of HTTP clients, one per (host, checked address), so connections are reused while DNS keeps
 /// giving the same answer.

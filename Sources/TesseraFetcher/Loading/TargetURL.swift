@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// An http(s) URL reduced to what the fetcher sends: checked scheme, a plain host, port, path and query.
 ///

@@ -1,8 +1,5 @@
 import Foundation
 import TesseraCore
-import TesseraFetcher
-import TesseraImageProcessing
-import TesseraImageProxy
 
 /// Why a gallery request cannot be done. Each case carries what a person needs to act on it; `description`
 /// is the sentence for them. Statuses and codes are the HTTP edge's business (`APIError+Galleries.swift`),

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// A JPEG, PNG or WebP with its metadata cut out of the file, its pixels untouched: for a source served as its
 /// own thumbnail (`ImageProcessor.thumbnail`), which keeps a rendered thumbnail's promise of no EXIF, XMP,

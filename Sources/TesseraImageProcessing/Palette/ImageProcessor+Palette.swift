@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import TesseraCore
 
 extension ImageProcessor {
     /// The colours of the image in a file (`ColorPalette`), from a thumbnail of `ColorPalette.side` pixels that

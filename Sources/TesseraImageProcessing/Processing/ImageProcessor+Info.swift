@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import TesseraCore
 
 extension ImageProcessor {
     /// Format, displayed size and embedded metadata (EXIF, IPTC, XMP) of a file, read without decoding

@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import TesseraCore
 
 extension ImageProcessor {
     /// A thumbnail that fits in `maxSide`×`maxSide`, never larger than the original.

@@ -2,6 +2,7 @@ import COrcLock
 import CVips
 import Foundation
 import Logging
+import TesseraCore
 
 /// libvips for the whole process: started once, on first use, and set up for untrusted input.
 enum Vips {

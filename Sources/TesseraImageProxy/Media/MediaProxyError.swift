@@ -1,3 +1,4 @@
+import TesseraCore
 import TesseraFetcher
 
 /// Why `/media/...` cannot play a preview. The server maps each case to an HTTP status and a code

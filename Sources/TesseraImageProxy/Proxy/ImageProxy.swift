@@ -72,10 +72,27 @@ public final class ImageProxy: Sendable {
         }
         metrics.memory.misses.increment()
         let reference = try verified(variant, signature, encodedURL)
+        let image = try await rendered(variant, mode: mode, reference: reference)
+        memory.put(image, for: memoryKey)
+        metrics.memory.bytes.record(memory.totalBytes)
+        return image
+    }
+
+    /// The image a request names, for a caller that checked its address already or named it itself: no
+    /// signature, no WebP, and not kept in the memory cache (whose keys are signed paths); the disk cache and
+    /// the coalescing apply as for any request.
+    public func image(_ request: ImageRequest) async throws(ImageProxyError) -> ServedImage {
+        let mode = Self.mode(request.variant, acceptsWebP: false)
+        return try await rendered(request.variant, mode: mode, reference: request.reference.string)
+    }
+
+    /// Made once per variant however many wait (`renders`), from the disk cache or afresh.
+    private func rendered(_ variant: ImageVariant, mode: String, reference: String)
+        async throws(ImageProxyError) -> ServedImage
+    {
         let key = Self.cacheKey(variant, mode: mode, reference: reference)
-        let image: ServedImage
         do {
-            image = try await renders.run(key) {
+            return try await renders.run(key) {
                 try await self.produce(variant, mode: mode, reference: reference, key: key)
             }
         } catch let error as ImageProxyError {
@@ -83,9 +100,6 @@ public final class ImageProxy: Sendable {
         } catch {
             throw .internal(error)
         }
-        memory.put(image, for: memoryKey)
-        metrics.memory.bytes.record(memory.totalBytes)
-        return image
     }
 
     /// The image for a signed path if the memory cache holds it, without waiting or verifying (a path only
@@ -275,7 +289,7 @@ public final class ImageProxy: Sendable {
         "\"" + KeyHash.hex(key, bytes: 16) + "\""
     }
 
-    private static func variant(_ name: String) throws(ImageProxyError) -> ImageVariant {
+    static func variant(_ name: String) throws(ImageProxyError) -> ImageVariant {
         guard let variant = ImageVariant(rawValue: name) else {
             throw .unknownVariant(name)
         }

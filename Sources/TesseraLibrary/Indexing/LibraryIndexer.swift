@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImageProcessing
 
 /// Indexes a folder of photos into the photo index (`LibraryStoring`): new and changed files are read, unchanged ones
 /// skipped, rows of deleted files dropped.
@@ -16,7 +15,7 @@ public struct LibraryIndexer: Sendable {
     public let batchSize: Int
     private let reader: PhotoReader
 
-    public init(store: any LibraryStoring, processor: ImageProcessor, concurrency: Int = 4, batchSize: Int = 50) {
+    public init(store: any LibraryStoring, processor: any PhotoReading, concurrency: Int = 4, batchSize: Int = 50) {
         self.store = store
         self.reader = PhotoReader(processor: processor)
         self.concurrency = max(1, concurrency)
@@ -36,7 +35,7 @@ public struct LibraryIndexer: Sendable {
         defer { run.summary.elapsed = ContinuousClock.now - started }
         // The walk and the reads block (file system, libvips): on threads of this run's own, one per file
         // read at once, ended when the run is.
-        let pool = BlockingPool.imaging(size: concurrency, name: "library")
+        let pool = reader.processor.readingPool(size: concurrency, name: "library")
 
         guard let listing = await Self.walk(root, on: pool) else { return run.interrupted(at: started) }
         for warning in listing.warnings { run.warn(warning) }

@@ -1,6 +1,5 @@
 import Foundation
 import TesseraCore
-import TesseraImageProcessing
 
 /// Reads one file into a `LibraryPhoto`: images by their first bytes, then libvips for size and metadata, and
 /// for its colours from a small thumbnail (`ColorPalette`).
@@ -15,7 +14,7 @@ struct PhotoReader: Sendable {
     /// Extensions of the formats Tessera reads, lower-cased.
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp", "avif", "heic", "heif"]
 
-    let processor: ImageProcessor
+    let processor: any PhotoReading
 
     func read(_ file: FoundFile, root: String, now: Date) -> Outcome {
         let head: Data

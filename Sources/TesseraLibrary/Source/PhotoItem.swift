@@ -1,6 +1,5 @@
 import Foundation
 import TesseraCore
-import TesseraImageProcessing
 
 extension LibraryPhoto {
     /// The API's `Item` for this photo. Image URLs are `local:` references (`ImageReference.library`); the server

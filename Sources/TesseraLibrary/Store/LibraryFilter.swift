@@ -1,5 +1,4 @@
 import TesseraCore
-import TesseraImageProcessing
 
 /// A search's filters (`SearchFilters`) as the photo index applies them in SQL, on either engine, with the
 /// rules of docs/filters.md: the same answers as `SearchFilters.check` gives on the photos' items.

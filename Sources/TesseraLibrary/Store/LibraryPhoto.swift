@@ -1,6 +1,5 @@
 import Foundation
 import TesseraCore
-import TesseraImageProcessing
 
 /// One photo file of a library, as the `libraryPhoto` table keeps it.
 public struct LibraryPhoto: Sendable, Hashable {

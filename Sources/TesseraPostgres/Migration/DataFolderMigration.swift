@@ -4,7 +4,6 @@ import Logging
 import PostgresNIO
 import TesseraCore
 import TesseraGalleries
-import TesseraImageProxy
 import TesseraLibrary
 import TesseraSQLite
 

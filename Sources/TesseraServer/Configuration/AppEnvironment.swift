@@ -123,7 +123,7 @@ public struct AppEnvironment: Sendable {
             cacheBytes: configuration.previews.memoryCacheBytes, logger: logger)
         let galleries = GalleryService(
             store: stores.galleries, links: stores.links, feed: stores.galleryEvents, files: galleryFiles,
-            proxy: proxy, fetcher: fetcher, processor: processor, linker: signer, logger: logger, metrics: metrics,
+            images: proxy, fetcher: fetcher, inspector: processor, linker: signer, logger: logger, metrics: metrics,
             heartbeat: configuration.connections.heartbeat)
         return AppEnvironment(
             configuration: configuration, httpClient: httpClient, database: stores.sqlite, postgres: stores.postgres,

@@ -1,5 +1,4 @@
 import Foundation
-import TesseraCore
 
 /// The colours a picture shows, named as the `color` search filter names them (docs/filters.md): Pixabay's
 /// twelve, plus `grayscale` (no colour at all) and `transparent` (a see-through area).

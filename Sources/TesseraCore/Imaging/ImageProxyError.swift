@@ -1,7 +1,3 @@
-import TesseraCore
-import TesseraFetcher
-import TesseraImageProcessing
-
 /// Why the image proxy cannot answer with an image. The server maps each case to an HTTP status and an
 /// error code (`APIError+Images.swift`); nothing here holds the source URL's query (it may carry a key).
 public enum ImageProxyError: Error, Sendable, CustomStringConvertible {

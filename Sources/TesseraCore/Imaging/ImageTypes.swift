@@ -1,5 +1,4 @@
 import Foundation
-import TesseraCore
 
 /// An image's format and size, read without decoding its pixels.
 public struct ImageHeader: Sendable, Hashable {

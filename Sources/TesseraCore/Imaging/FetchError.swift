@@ -1,5 +1,3 @@
-import TesseraCore
-
 /// Why an image could not be fetched. Each case names the host (never the full URL, whose query may carry a
 /// key) and its `message` says what a person can do about it.
 public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
