@@ -87,8 +87,8 @@ struct AppDatabaseTests {
         }
     }
 
-    /// Issue 13's migration, after issue 12's: the library's rows stay, with empty filter columns that the
-    /// indexer fills on its next run (docs/filters.md).
+    /// `v6-filters` over a database migrated up to `v5-gallery-owners`: the library's rows stay, with empty
+    /// filter columns that the indexer fills on its next run (docs/filters.md).
     @Test func anIndexFromBeforeTheFiltersKeepsItsPhotosWithEmptyFilterColumns() throws {
         let queue = try DatabaseQueue()
         try AppDatabase.migrator.migrate(queue, upTo: "v5-gallery-owners")

@@ -66,7 +66,7 @@ struct AccountsAPITests {
             let login = try await client.execute(uri: "/login", method: .get)
             #expect(login.status == .ok && login.text.contains("login-form"))
             #expect(login.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
-            let script = try await client.execute(uri: "/app/login.js", method: .get)
+            let script = try await client.execute(uri: "/app/account/login.js", method: .get)
             #expect(script.status == .ok)
             #expect(try await client.execute(uri: "/api/health", method: .get).status == .ok)
             let forged = try await client.withSession("tessera_session=forged", "/api/me")

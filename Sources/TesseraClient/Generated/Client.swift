@@ -37,10 +37,6 @@ import HTTPTypes
 /// - `/api/items/{source}/...` takes only the searchable sources; `web` and `upload` (gallery imports) are
 ///   `400` like any unknown source.
 ///
-/// Where the server and this document disagreed (issue 15), which side changed: an empty `If-Match` is
-/// `400` (the document now lists it); `scope=` is now refused (the server was wrong); `section` events
-/// now have their own exact schema (`Section`, the document was loose); `TRACE` and other unserved methods
-/// on a known path are now `405` with `Allow` (the server answered `404`).
 /// More, and how the fuzzing is set up: docs/api.md.
 ///
 internal struct Client: APIProtocol {
