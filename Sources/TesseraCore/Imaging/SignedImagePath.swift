@@ -8,6 +8,13 @@ public struct SignedImagePath: Sendable, Hashable {
     public let signature: String
     public let encodedSource: String
 
+    /// The three parts as a route gives them, each still to be checked.
+    public init(variant: String, signature: String, encodedSource: String) {
+        self.variant = variant
+        self.signature = signature
+        self.encodedSource = encodedSource
+    }
+
     public init?(_ url: String) {
         // Most addresses asked about are a service's own (grouping a search page reads every thumbnail's):
         // without "/img/" in them, nor a percent escape that a URL's path would decode into one, they cannot

@@ -1,8 +1,10 @@
 import Foundation
 import TesseraCore
 
-/// The proxy as galleries see it: a signed address checked once, then the image by reference.
+/// A signed address checked once, where it comes in (the image routes, the galleries); then the image by
+/// reference.
 extension ImageProxy: ImageReading {
+    /// What a signed address names, once its signature holds (`invalidSignature` otherwise).
     public func verified(_ path: SignedImagePath) throws(ImageProxyError) -> ImageRequest {
         let variant = try Self.variant(path.variant)
         let text = try verified(variant, path.signature, path.encodedSource)

@@ -57,33 +57,34 @@ public final class ImageProxy: Sendable {
     /// default): more requests than that only wait in its queue.
     public var renderConcurrency: Int { processor.concurrency }
 
-    /// The image for a signed path. `acceptsWebP`: the client said so in `Accept` (thumb and preview only).
-    public func image(
-        variant variantName: String, signature: String, encodedURL: String, acceptsWebP: Bool
-    ) async throws(ImageProxyError) -> ServedImage {
-        let variant = try Self.variant(variantName)
-        let mode = Self.mode(variant, acceptsWebP: acceptsWebP)
-        // The memory key holds the signature, so only paths that were verified once ever get in, and a hit
-        // needs no HMAC.
-        let memoryKey = Self.memoryKey(mode, variant, signature, encodedURL)
+    /// The image for a signed path (the thumbnail prefetch asks so): from the memory cache without a check
+    /// (a path only gets in once its signature checked out), else checked and made. `acceptsWebP`: the client
+    /// said so in `Accept` (thumb and preview only).
+    public func image(_ path: SignedImagePath, acceptsWebP: Bool) async throws(ImageProxyError) -> ServedImage {
+        if let hit = cachedImage(path, acceptsWebP: acceptsWebP) { return hit }
+        return try await image(verified(path), acceptsWebP: acceptsWebP, cachedAs: path)
+    }
+
+    /// The image a request names, for a caller that checked its address already (`verified`) or named it
+    /// itself. Given the signed path it came from, it is kept in the memory cache under it (whose keys are
+    /// signed paths, so the fast path can answer the next request for it); without, it is not.
+    public func image(_ request: ImageRequest, acceptsWebP: Bool = false, cachedAs path: SignedImagePath? = nil)
+        async throws(ImageProxyError) -> ServedImage
+    {
+        let mode = Self.mode(request.variant, acceptsWebP: acceptsWebP)
+        guard let path else {
+            return try await rendered(request.variant, mode: mode, reference: request.reference.string)
+        }
+        let memoryKey = Self.memoryKey(mode, request.variant, path.signature, path.encodedSource)
         if let hit = memory.get(memoryKey) {
             metrics.memory.hits.increment()
             return hit
         }
         metrics.memory.misses.increment()
-        let reference = try verified(variant, signature, encodedURL)
-        let image = try await rendered(variant, mode: mode, reference: reference)
+        let image = try await rendered(request.variant, mode: mode, reference: request.reference.string)
         memory.put(image, for: memoryKey)
         metrics.memory.bytes.record(memory.totalBytes)
         return image
-    }
-
-    /// The image a request names, for a caller that checked its address already or named it itself: no
-    /// signature, no WebP, and not kept in the memory cache (whose keys are signed paths); the disk cache and
-    /// the coalescing apply as for any request.
-    public func image(_ request: ImageRequest) async throws(ImageProxyError) -> ServedImage {
-        let mode = Self.mode(request.variant, acceptsWebP: false)
-        return try await rendered(request.variant, mode: mode, reference: request.reference.string)
     }
 
     /// Made once per variant however many wait (`renders`), from the disk cache or afresh.
@@ -106,38 +107,21 @@ public final class ImageProxy: Sendable {
     /// gets into the cache after its signature checked out). `nil` for anything else, including bad paths:
     /// the caller then takes the full route, which reports the error. Only a hit is counted here: a miss
     /// goes on to `image`, which counts it.
-    public func cachedImage(variant variantName: String, signature: String, encodedURL: String, acceptsWebP: Bool)
-        -> ServedImage?
-    {
-        guard let variant = ImageVariant(rawValue: variantName) else { return nil }
+    public func cachedImage(_ path: SignedImagePath, acceptsWebP: Bool) -> ServedImage? {
+        guard let variant = ImageVariant(rawValue: path.variant) else { return nil }
         let mode = Self.mode(variant, acceptsWebP: acceptsWebP)
-        guard let hit = memory.get(Self.memoryKey(mode, variant, signature, encodedURL)) else { return nil }
+        guard let hit = memory.get(Self.memoryKey(mode, variant, path.signature, path.encodedSource)) else {
+            return nil
+        }
         metrics.memory.hits.increment()
         return hit
     }
 
-    /// The entity tag the image for this path has, without producing it, so `If-None-Match` can be
-    /// answered at once. Throws for a bad signature like `image` does.
-    public func etag(
-        variant variantName: String, signature: String, encodedURL: String, acceptsWebP: Bool
-    ) throws(ImageProxyError) -> String {
-        let variant = try Self.variant(variantName)
-        let mode = Self.mode(variant, acceptsWebP: acceptsWebP)
-        let reference = try verified(variant, signature, encodedURL)
-        return Self.etag(for: Self.cacheKey(variant, mode: mode, reference: reference))
-    }
-
-    /// What a signed image URL names, once its signature is checked (for a caller that decides who may see
-    /// it before any work, as the server does for galleries' stored copies with accounts).
-    public func reference(variant variantName: String, signature: String, encodedURL: String)
-        throws(ImageProxyError) -> ImageReference
-    {
-        let text = try verified(try Self.variant(variantName), signature, encodedURL)
-        do {
-            return try ImageReference(parsing: text)
-        } catch {
-            throw .file(error)
-        }
+    /// The entity tag the image a request names has, without producing it, so `If-None-Match` can be
+    /// answered at once.
+    public func etag(_ request: ImageRequest, acceptsWebP: Bool) -> String {
+        let mode = Self.mode(request.variant, acceptsWebP: acceptsWebP)
+        return Self.etag(for: Self.cacheKey(request.variant, mode: mode, reference: request.reference.string))
     }
 
     // MARK: - Producing

@@ -29,34 +29,39 @@ struct ImagesController<Context: PrincipalRequestContext> {
     }
 
     private func answer(_ request: Request, _ context: Context, includeBody: Bool) async throws -> Response {
-        let variant = context.parameters.get("variant") ?? ""
-        let signature = context.parameters.get("signature") ?? ""
-        let source = context.parameters.get("source") ?? ""
-        let stored = try await checkStoredCopy(variant, signature, source, context.galleryViewer)
-        return try await serve(
-            request, variant: variant, signature: signature, source: source, privately: stored,
-            includeBody: includeBody)
+        let path = Self.signedPath(context)
+        // The one check of the signature; what it names goes on as an `ImageRequest`.
+        let image = try proxy.verified(path)
+        let stored = try await checkStoredCopy(image.reference, context.galleryViewer)
+        return try await serve(request, image, signedAs: path, privately: stored, includeBody: includeBody)
     }
 
-    /// The image answer once access is settled; `privately` for a gallery's copy with accounts or through a
-    /// link (`Cache-Control: private`). The link visitors' route (`SharedController`) answers through it too.
+    /// The route's three parts, still to be checked.
+    static func signedPath(_ context: Context) -> SignedImagePath {
+        SignedImagePath(
+            variant: context.parameters.get("variant") ?? "", signature: context.parameters.get("signature") ?? "",
+            encodedSource: context.parameters.get("source") ?? "")
+    }
+
+    /// The image answer once the address is checked and access settled; `privately` for a gallery's copy with
+    /// accounts or through a link (`Cache-Control: private`). The link visitors' route (`SharedController`)
+    /// answers through it too.
     func serve(
-        _ request: Request, variant: String, signature: String, source: String, privately stored: Bool,
+        _ request: Request, _ image: ImageRequest, signedAs path: SignedImagePath, privately stored: Bool,
         includeBody: Bool
     ) async throws -> Response {
         let acceptsWebP = request.headers[.accept]?.contains("image/webp") ?? false
+        let variant = image.variant.rawValue
         // What the proxy throws, `ImageProxyError`, becomes the API's error shape in `APIErrorMiddleware`.
         if let tags = request.headers[.ifNoneMatch] {
-            let etag = try proxy.etag(
-                variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
+            let etag = proxy.etag(image, acceptsWebP: acceptsWebP)
             if ImageResponse.matches(tags, etag) {
                 var headers = ImageResponse.headers(etag: etag, variant: variant)
                 if stored { headers[.cacheControl] = ImageResponse.privateCaching }
                 return Response(status: .notModified, headers: headers)
             }
         }
-        let image = try await proxy.image(
-            variant: variant, signature: signature, encodedURL: source, acceptsWebP: acceptsWebP)
+        let image = try await proxy.image(image, acceptsWebP: acceptsWebP, cachedAs: path)
         var headers = ImageResponse.headers(etag: image.etag, variant: variant)
         if stored { headers[.cacheControl] = ImageResponse.privateCaching }
         headers[.contentType] = image.contentType
@@ -69,12 +74,8 @@ struct ImagesController<Context: PrincipalRequestContext> {
 extension ImagesController {
     /// With accounts, refuses a gallery's stored copy to someone who cannot read any gallery holding it, as
     /// if it did not exist; true when the image is such a copy (checked and allowed).
-    private func checkStoredCopy(_ variant: String, _ signature: String, _ source: String, _ viewer: GalleryViewer)
-        async throws -> Bool
-    {
-        guard let galleries, case .account = viewer,
-            case .stored(let hash) = try proxy.reference(variant: variant, signature: signature, encodedURL: source)
-        else { return false }
+    private func checkStoredCopy(_ reference: ImageReference, _ viewer: GalleryViewer) async throws -> Bool {
+        guard let galleries, case .account = viewer, case .stored(let hash) = reference else { return false }
         guard try await galleries.mayView(storedImage: hash, by: viewer) else {
             throw ImageProxyError.file(.noStoredCopy(ImageReference.stored(hash: hash).string))
         }

@@ -122,17 +122,14 @@ struct SharedController<Context: ConnectionRequestContext & PrincipalRequestCont
     /// is `404 image_not_found`, the answer for a copy that does not exist.
     private func image(_ request: Request, _ context: Context, includeBody: Bool) async throws -> Response {
         let (link, _) = try await unlocked(request, context)
-        let variant = context.parameters.get("variant") ?? ""
-        let signature = context.parameters.get("signature") ?? ""
-        let source = context.parameters.get("source") ?? ""
-        let reference = try images.proxy.reference(variant: variant, signature: signature, encodedURL: source)
+        let path = ImagesController<Context>.signedPath(context)
+        let image = try images.proxy.verified(path)
+        let reference = image.reference
         guard case .stored(let hash) = reference,
             try await galleries.mayView(storedImage: hash, by: .link(LinkGrant(link)))
         else {
             throw ImageProxyError.file(.noStoredCopy(reference.string))
         }
-        return try await images.serve(
-            request, variant: variant, signature: signature, source: source, privately: true,
-            includeBody: includeBody)
+        return try await images.serve(request, image, signedAs: path, privately: true, includeBody: includeBody)
     }
 }

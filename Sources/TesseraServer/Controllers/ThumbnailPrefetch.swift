@@ -92,9 +92,7 @@ final class ThumbnailPrefetch: Sendable {
                     group.addTask {
                         // A thumbnail that cannot be made is the browser's to report; its item groups by
                         // identity only.
-                        _ = try? await proxy.image(
-                            variant: path.variant, signature: path.signature, encodedURL: path.encodedSource,
-                            acceptsWebP: true)
+                        _ = try? await proxy.image(path, acceptsWebP: true)
                     }
                     running += 1
                 }

@@ -110,9 +110,7 @@ final class ImageHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let acceptsWebP = headers["accept"].contains { $0.contains("image/webp") }
         guard
-            let image = proxy.cachedImage(
-                variant: signed.variant, signature: signed.signature, encodedURL: signed.encodedSource,
-                acceptsWebP: acceptsWebP)
+            let image = proxy.cachedImage(signed, acceptsWebP: acceptsWebP)
         else { return nil }
 
         let close = !request.isKeepAlive
