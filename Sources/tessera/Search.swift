@@ -22,7 +22,8 @@ struct Search: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Only licences allowing it: commercial, modification and/or licence ids (cc0,cc-by-sa).", valueName: "list")
+            "Only licences allowing it: reusable (any licence that lets you reuse it), commercial, modification"
+                + " and/or licence ids (cc0,cc-by-sa).", valueName: "list")
     )
     var license: String?
 

@@ -83,6 +83,11 @@ struct RemoteCommandTests {
                     "--type", "photo", "--size", "medium", "--json",
                 ], local, server)
             #expect(filtered.contains(#""unsupported":["color"]"#) && filtered.contains("unsupported_filter"))
+            // Only what a person may use, through the server as locally.
+            let reusable = try await same(["search", "heron", "--license", "reusable", "--json"], local, server)
+            let kept = try JSONDecoder().decode(SearchResponse.self, from: Data(reusable.utf8)).sections.flatMap(
+                \.items)
+            #expect(!kept.isEmpty && kept.allSatisfy { $0.license?.allowsReuse == true })
 
             // TESSERA_SERVER instead of the flag.
             var remote = local

@@ -50,6 +50,25 @@ struct SearchCommandTests {
         }
     }
 
+    /// `--license reusable`: only what a person may reuse, in every section; the store sections hold nothing.
+    @Test func onlyWhatYouMayUse() async throws {
+        try await withStandIns(standIns()) { environment in
+            let cli = try await CLIProcess.run(
+                ["search", "fox", "--license", "reusable", "--json"], environment: environment)
+            #expect(cli.status == 0, "\(cli.stderr)")
+            let response = try JSONDecoder().decode(SearchResponse.self, from: Data(cli.stdout.utf8))
+            let items = response.sections.flatMap(\.items)
+            #expect(!items.isEmpty && items.allSatisfy { $0.license?.allowsReuse == true })
+            let stores: Set<SectionID> = [.movies, .music, .apps, .books]
+            let storeSections = response.sections.filter { stores.contains($0.id) }
+            #expect(storeSections.allSatisfy { $0.items.isEmpty }, "in all, a section left with nothing is left out")
+            #expect(!items.contains { $0.source == .itunes })
+            let bad = try await CLIProcess.run(
+                ["search", "fox", "--license", "reusable,mit"], environment: environment)
+            #expect(bad.status == 2 && bad.stderr.contains("use reusable, commercial"), "\(bad.stderr)")
+        }
+    }
+
     @Test func tableForPeople() async throws {
         try await withStandIns(standIns()) { environment in
             let result = try await CLIProcess.run(

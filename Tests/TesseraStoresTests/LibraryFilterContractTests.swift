@@ -91,7 +91,10 @@ struct LibraryFilterContractTests {
     @Test(arguments: Engine.allCases)
     func theIndexAgreesWithTheChecksOnTheItems(engine: Engine) async throws {
         let sample = self.sample
-        let licenses = ["commercial", "modification", "cc-by", "cc0,pixabay", "cc-by-nc-4.0", "all-rights-reserved"]
+        let licenses = [
+            "commercial", "modification", "cc-by", "cc0,pixabay", "cc-by-nc-4.0", "all-rights-reserved", "reusable",
+            "reusable,commercial", "reusable,all-rights-reserved",
+        ]
         var combinations: [SearchFilters] = []
         for orientation in [nil] + SearchFilters.Orientation.allCases {
             for size in [nil] + SearchFilters.Size.allCases {

@@ -40,7 +40,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Page`.
         internal typealias Page = Swift.Int
-        /// Only items whose licence allows it (docs/filters.md): a comma list of `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. Ids: the six Creative Commons families (`cc-by`, `cc-by-sa`, `cc-by-nd`, `cc-by-nc`, `cc-by-nc-sa`, `cc-by-nc-nd`) with an optional version 1.0-4.5, `cc0`, `pdm`, `public-domain`, `us-government-work`, `no-known-copyright`, `pixabay`, `gfdl`, `all-rights-reserved`.
+        /// Only items whose licence allows it (docs/filters.md): a comma list of `reusable`, `commercial`, `modification` and licence ids (`cc0`, `pdm`, `cc-by`, `cc-by-sa-4.0`, `pixabay`... a family id matches every version), at most 16. `reusable`: any licence that lets a person reuse the item, with or without conditions (every Creative Commons licence, CC0, the public-domain marks, Pixabay's licence, the GFDL), never all rights reserved, store terms or an unknown licence. Every fact named must hold and, when ids are named, the licence must be one of them. An unknown licence never passes. Ids: the six Creative Commons families (`cc-by`, `cc-by-sa`, `cc-by-nd`, `cc-by-nc`, `cc-by-nc-sa`, `cc-by-nc-nd`) with an optional version 1.0-4.5, `cc0`, `pdm`, `public-domain`, `us-government-work`, `no-known-copyright`, `pixabay`, `gfdl`, `all-rights-reserved`.
         ///
         /// - Remark: Generated from `#/components/parameters/LicenseFilter`.
         internal typealias LicenseFilter = Swift.String

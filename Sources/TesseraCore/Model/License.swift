@@ -108,3 +108,10 @@ public struct LicenseID: RawRepresentable, Sendable, Hashable, Codable, Comparab
     public static let usGovernment: LicenseID = "us-government-work"
     public static let gfdl: LicenseID = "gfdl"
 }
+
+extension License {
+    /// Whether the licence lets a person reuse the picture at all, with or without conditions: every
+    /// Creative Commons licence, CC0 and the public-domain marks, Pixabay's licence, the GFDL. Never all
+    /// rights reserved (store items' terms among them) nor an unknown licence. `license=reusable` filters by it.
+    public var allowsReuse: Bool { id != .unknown && id != .allRightsReserved }
+}

@@ -19,14 +19,18 @@ public struct SearchFilters: Sendable, Hashable {
         case brown
     }
 
-    /// `license=commercial,modification,cc0,cc-by`: every fact named must hold, and when ids are named the
-    /// licence must be one of them (a family id matches every version).
+    /// `license=reusable,commercial,modification,cc0,cc-by`: every fact named must hold, and when ids are
+    /// named the licence must be one of them (a family id matches every version). `reusable`: any licence
+    /// that lets a person reuse the picture (`License.allowsReuse`).
     public struct LicenseFilter: Sendable, Hashable {
+        public var reusable = false
         public var commercial = false
         public var modification = false
         public var ids: [LicenseID] = []
 
-        public init(commercial: Bool = false, modification: Bool = false, ids: [LicenseID] = []) {
+        public init(reusable: Bool = false, commercial: Bool = false, modification: Bool = false, ids: [LicenseID] = [])
+        {
+            self.reusable = reusable
             self.commercial = commercial
             self.modification = modification
             self.ids = ids
@@ -34,6 +38,7 @@ public struct SearchFilters: Sendable, Hashable {
 
         public func allows(_ license: License?) -> Bool {
             guard let license, license.id != .unknown else { return false }
+            if reusable && !license.allowsReuse { return false }
             if commercial && !license.allowsCommercialUse { return false }
             if modification && !license.allowsModification { return false }
             if ids.isEmpty { return true }
@@ -41,7 +46,8 @@ public struct SearchFilters: Sendable, Hashable {
         }
 
         var rawValue: String {
-            ((commercial ? ["commercial"] : []) + (modification ? ["modification"] : []) + ids.map(\.rawValue))
+            ((reusable ? ["reusable"] : []) + (commercial ? ["commercial"] : [])
+                + (modification ? ["modification"] : []) + ids.map(\.rawValue))
                 .joined(separator: ",")
         }
     }
@@ -138,6 +144,7 @@ public struct SearchFilters: Sendable, Hashable {
         var filter = LicenseFilter()
         for entry in entries {
             switch entry {
+            case "reusable": filter.reusable = true
             case "commercial": filter.commercial = true
             case "modification": filter.modification = true
             default:

@@ -113,7 +113,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidFilter(let name, let value, let accepted):
             "\(name) is \"\(value.prefix(20))\"; use one of: \(accepted.joined(separator: ", "))."
         case .invalidLicenseFilter(let value):
-            "license is \"\(value.prefix(40))\"; use commercial, modification or licence ids such as cc0, pdm, "
+            "license is \"\(value.prefix(40))\"; use reusable, commercial, modification or licence ids such as cc0, pdm, "
                 + "cc-by, cc-by-sa-4.0, pixabay (comma-separated, at most \(SearchFilters.maxLicenseEntries))."
         }
     }

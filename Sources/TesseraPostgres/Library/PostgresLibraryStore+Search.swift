@@ -130,6 +130,10 @@ extension PostgresQuery.StringInterpolation {
         if let license = filter.license {
             appendInterpolation(unescaped: " AND license_id IS NOT NULL AND license_id <> ")
             appendInterpolation(LicenseID.unknown.rawValue)
+            if license.reusable {
+                appendInterpolation(unescaped: " AND license_id <> ")
+                appendInterpolation(LicenseID.allRightsReserved.rawValue)
+            }
             if license.commercial { appendInterpolation(unescaped: " AND commercial_use") }
             if license.modification { appendInterpolation(unescaped: " AND modification_allowed") }
             let ids = filter.licenseIDs

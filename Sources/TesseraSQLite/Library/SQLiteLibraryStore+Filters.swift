@@ -36,6 +36,7 @@ struct LibraryConditions {
         if let bit = filter.colorBit { add("(p.colors & ?) <> 0", [bit]) }
         if let license = filter.license {
             add("p.licenseId IS NOT NULL AND p.licenseId <> ?", [LicenseID.unknown.rawValue])
+            if license.reusable { add("p.licenseId <> ?", [LicenseID.allRightsReserved.rawValue]) }
             if license.commercial { add("p.commercialUse = 1") }
             if license.modification { add("p.modificationAllowed = 1") }
             let ids = filter.licenseIDs
