@@ -53,6 +53,20 @@ import Testing
             // The same item without the null is added: the null alone was the fault.
             let added = try await GalleriesAPITests.add(client, gallery.id, json: try GalleriesAPITests.itemJSON(item))
             #expect(added.status == .created, "\(added.text.prefix(300))")
+            // A null in a member the document does not name is ignored with the member, even one named like a
+            // member elsewhere (an `item` inside a metadata entry is not the body's `item`).
+            var extra = try #require(valid as? [String: Any])
+            itemObject = try #require(extra["item"] as? [String: Any])
+            itemObject["metadata"] = [["label": "a", "value": "b", "item": [true, NSNull()], "index": NSNull()]]
+            itemObject["unnamed"] = NSNull()
+            extra["item"] = itemObject
+            extra["elsewhere"] = ["item": NSNull()]
+            extra["allowNearDuplicate"] = true  // the same item again
+            let ignored = try await GalleriesAPITests.add(
+                client, gallery.id,
+                json: String(decoding: try JSONSerialization.data(withJSONObject: extra), as: UTF8.self),
+                headers: [.ifMatch: #""2""#])
+            #expect(ignored.status == .created, "\(ignored.text.prefix(300))")
         }
     }
 

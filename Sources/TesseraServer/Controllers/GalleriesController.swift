@@ -333,7 +333,7 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
     /// `refusingNull`: for bodies whose schema allows no `null` anywhere (`JSONNull`).
     static func json<T: Decodable>(_ type: T.Type, _ request: Request, refusingNull: Bool = false) async throws -> T {
         let data = try await collect(request, limit: maxJSONBytes, what: "The request body")
-        if refusingNull, let path = JSONNull.path(in: data, fields: JSONNull.addItemFields) {
+        if refusingNull, let path = JSONNull.path(in: data, shape: JSONNull.addItemBody) {
             throw GalleryError.invalidBody("\"\(path)\" is null in the request body: leave a field out instead.")
         }
         do {

@@ -5,39 +5,66 @@ import Foundation
 /// `{"url": "…", "index": null}` or an item with `"preview": null` would be taken as if the field were left
 /// out, where the document calls it malformed (400).
 enum JSONNull {
+    /// The members a body's schema names, object by object: only those are looked at, since the document
+    /// allows other members anywhere, which the server ignores, null or not (an unknown `item` inside a
+    /// metadata entry is not the body's `item`).
+    indirect enum Shape: Sendable {
+        /// A value with no members the server reads (a string, a number, a boolean).
+        case value
+        case object([String: Shape])
+        case array(Shape)
+    }
+
     /// The first `null`'s place, like `item.listing.screenshots.0.height`, or nil when there is none (or
-    /// the body is no JSON at all: the decoder says what is wrong with it). Only members named in `fields` are
-    /// looked at: the document allows other members, which the server ignores, null or not.
-    static func path(in data: Data, fields: Set<String>) -> String? {
+    /// the body is no JSON at all: the decoder says what is wrong with it).
+    static func path(in data: Data, shape: Shape) -> String? {
         guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return nil
         }
-        return path(in: value, at: [], fields: fields)
+        return path(in: value, at: [], shape: shape)
     }
 
-    /// The members of an add-item body and of the `Item` in it (docs/openapi.yaml, `addGalleryItem`, `Item`).
-    static let addItemFields: Set<String> = [
-        "item", "url", "index", "allowNearDuplicate", "id", "source", "kind", "title", "tags", "creator", "name",
-        "license", "version", "allowsCommercialUse", "allowsModification", "requiresCredit", "pageURL",
-        "thumbnail", "preview", "full", "width", "height", "sizes", "metadata", "label", "value", "mediaPreview",
-        "listing", "price", "rating", "ratingCount", "description", "screenshots",
-    ]
+    /// An add-item body and the `Item` in it (docs/openapi.yaml, `addGalleryItem`, `Item`, `Image`, `Link`,
+    /// `License`, `MediaPreview`, `StoreListing`).
+    static let addItemBody: Shape = {
+        let image = Shape.object(["url": .value, "width": .value, "height": .value])
+        let item = Shape.object([
+            "id": .value, "source": .value, "kind": .value, "title": .value, "tags": .array(.value),
+            "creator": .object(["name": .value, "url": .value]),
+            "license": .object([
+                "id": .value, "name": .value, "version": .value, "url": .value, "allowsCommercialUse": .value,
+                "allowsModification": .value, "requiresCredit": .value,
+            ]),
+            "pageURL": .value, "thumbnail": image, "preview": image, "full": image,
+            "sizes": .array(.object(["name": .value, "url": .value, "width": .value, "height": .value])),
+            "metadata": .array(.object(["label": .value, "value": .value])),
+            "mediaPreview": .object(["url": .value, "kind": .value]),
+            "listing": .object([
+                "price": .value, "rating": .value, "ratingCount": .value, "description": .value,
+                "screenshots": .array(image),
+            ]),
+        ])
+        return .object(["item": item, "url": .value, "index": .value, "allowNearDuplicate": .value])
+    }()
 
-    private static func path(in value: Any, at path: [String], fields: Set<String>) -> String? {
-        switch value {
-        case is NSNull:
-            return path.isEmpty ? "the body" : path.joined(separator: ".")
-        case let object as [String: Any]:
-            for key in object.keys.sorted() where fields.contains(key) {
-                if let found = Self.path(in: object[key]!, at: path + [key], fields: fields) { return found }
+    private static func path(in value: Any, at path: [String], shape: Shape) -> String? {
+        if value is NSNull { return path.isEmpty ? "the body" : path.joined(separator: ".") }
+        switch (shape, value) {
+        case (.object(let members), let object as [String: Any]):
+            for key in object.keys.sorted() {
+                guard let member = members[key],
+                    let found = Self.path(in: object[key]!, at: path + [key], shape: member)
+                else { continue }
+                return found
             }
             return nil
-        case let array as [Any]:
-            for (index, element) in array.enumerated() {
-                if let found = Self.path(in: element, at: path + [String(index)], fields: fields) { return found }
+        case (.array(let element), let array as [Any]):
+            for (index, item) in array.enumerated() {
+                if let found = Self.path(in: item, at: path + [String(index)], shape: element) { return found }
             }
             return nil
         default:
+            // A value of another type than the schema's is the decoder's to refuse.
             return nil
         }
     }
