@@ -8,7 +8,7 @@ import TesseraCore
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let json = Data(bytes(data, size))
     compare(Item.self, json)
-    compare(AddBody.self, json)
+    compare(AddItemBody.self, json)
     compare(Probe.self, json)
     compare([String: Int].self, json)
     compare([Int8?].self, json)
@@ -37,25 +37,6 @@ func checkFilters(_ item: Item) {
     let filters = SearchFilters(
         license: .init(commercial: true), orientation: .square, size: .large, color: .red, type: .photo)
     for name in SearchFilters.Name.allCases { _ = filters.check(name, item) }
-}
-
-/// `POST /api/galleries/{id}/items`' body, as GalleriesController reads it.
-struct AddBody: Decodable, Equatable {
-    let item: Item?
-    let url: String?
-    let index: Int?
-    let allowNearDuplicate: Bool?
-
-    private enum CodingKeys: String, CodingKey { case item, url, index, allowNearDuplicate }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        item = try container.decodeIfPresent(Item.self, forKey: .item)
-        url = try container.decodeIfPresent(String.self, forKey: .url)
-        index = try container.decodeIfPresent(Int.self, forKey: .index)
-        allowNearDuplicate =
-            container.contains(.allowNearDuplicate) ? try container.decode(Bool.self, forKey: .allowNearDuplicate) : nil
-    }
 }
 
 /// FairUse's look at an add's body: one key of a large object.

@@ -134,7 +134,7 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                 by: context.galleryViewer, allowNearDuplicate: allow ?? false)
         } else {
             // Before the revision is compared: a malformed body is a 400 whatever the gallery's state.
-            let body = try await Self.json(AddBody.self, request, refusingNull: true)
+            let body = try await Self.json(AddItemBody.self, request, refusingNull: true)
             switch (body.item, body.url) {
             case (let item?, nil):
                 added = try await galleries.add(
@@ -219,26 +219,6 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
 
     struct NameBody: Decodable { let name: String }
     struct MoveBody: Decodable { let index: Int }
-    struct AddBody: Decodable {
-        let item: Item?
-        let url: String?
-        let index: Int?
-        /// Add even when the gallery holds the same picture (else 409 `near_duplicate`).
-        let allowNearDuplicate: Bool?
-
-        private enum CodingKeys: String, CodingKey { case item, url, index, allowNearDuplicate }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            item = try container.decodeIfPresent(Item.self, forKey: .item)
-            url = try container.decodeIfPresent(String.self, forKey: .url)
-            index = try container.decodeIfPresent(Int.self, forKey: .index)
-            // A boolean when present, as the document says: `null` is refused too, not read as absent.
-            allowNearDuplicate =
-                container.contains(.allowNearDuplicate)
-                ? try container.decode(Bool.self, forKey: .allowNearDuplicate) : nil
-        }
-    }
     struct RevisionBody: Encodable {
         let revision: Int
         let index: Int?
