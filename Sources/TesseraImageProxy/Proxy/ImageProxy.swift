@@ -62,7 +62,8 @@ public final class ImageProxy: Sendable {
     /// said so in `Accept` (thumb and preview only).
     public func image(_ path: SignedImagePath, acceptsWebP: Bool) async throws(ImageProxyError) -> ServedImage {
         if let hit = cachedImage(path, acceptsWebP: acceptsWebP) { return hit }
-        return try await image(verified(path), acceptsWebP: acceptsWebP, cachedAs: path)
+        metrics.memory.misses.increment()
+        return try await kept(verified(path), acceptsWebP: acceptsWebP, as: path)
     }
 
     /// The image a request names, for a caller that checked its address already (`verified`) or named it
@@ -71,30 +72,34 @@ public final class ImageProxy: Sendable {
     public func image(_ request: ImageRequest, acceptsWebP: Bool = false, cachedAs path: SignedImagePath? = nil)
         async throws(ImageProxyError) -> ServedImage
     {
-        let mode = Self.mode(request.variant, acceptsWebP: acceptsWebP)
         guard let path else {
-            return try await rendered(request.variant, mode: mode, reference: request.reference.string)
+            let mode = Self.mode(request.variant, acceptsWebP: acceptsWebP)
+            return try await rendered(request.variant, mode: mode, reference: request.reference)
         }
-        let memoryKey = Self.memoryKey(mode, request.variant, path.signature, path.encodedSource)
-        if let hit = memory.get(memoryKey) {
-            metrics.memory.hits.increment()
-            return hit
-        }
+        if let hit = cachedImage(path, acceptsWebP: acceptsWebP) { return hit }
         metrics.memory.misses.increment()
-        let image = try await rendered(request.variant, mode: mode, reference: request.reference.string)
-        memory.put(image, for: memoryKey)
+        return try await kept(request, acceptsWebP: acceptsWebP, as: path)
+    }
+
+    /// Made, then kept in the memory cache under the signed path it was asked for by.
+    private func kept(_ request: ImageRequest, acceptsWebP: Bool, as path: SignedImagePath)
+        async throws(ImageProxyError) -> ServedImage
+    {
+        let mode = Self.mode(request.variant, acceptsWebP: acceptsWebP)
+        let image = try await rendered(request.variant, mode: mode, reference: request.reference)
+        memory.put(image, for: Self.memoryKey(mode, request.variant, path.signature, path.encodedSource))
         metrics.memory.bytes.record(memory.totalBytes)
         return image
     }
 
     /// Made once per variant however many wait (`renders`), from the disk cache or afresh.
-    private func rendered(_ variant: ImageVariant, mode: String, reference: String)
+    private func rendered(_ variant: ImageVariant, mode: String, reference: ImageReference)
         async throws(ImageProxyError) -> ServedImage
     {
-        let key = Self.cacheKey(variant, mode: mode, reference: reference)
+        let key = Self.cacheKey(variant, mode: mode, reference: reference.string)
         do {
             return try await renders.run(key) {
-                try await self.produce(variant, mode: mode, reference: reference, key: key)
+                try await self.produce(variant, mode: mode, image: reference, key: key)
             }
         } catch let error as ImageProxyError {
             throw error
@@ -126,9 +131,11 @@ public final class ImageProxy: Sendable {
 
     // MARK: - Producing
 
-    private func produce(_ variant: ImageVariant, mode: String, reference: String, key: String)
+    private func produce(_ variant: ImageVariant, mode: String, image: ImageReference, key: String)
         async throws(ImageProxyError) -> ServedImage
     {
+        // The signed form: what the thumbnails' hashes are kept by and the fetches coalesced on.
+        let reference = image.string
         let etag = Self.etag(for: key)
         if let disk {
             if let data = await disk.read(key), let format = ImageSniffer.format(of: data.prefix(64)) {
@@ -138,15 +145,9 @@ public final class ImageProxy: Sendable {
             }
             metrics.disk.misses.increment()
         }
-        let image: ImageReference
-        do throws(ImageFileError) {
-            image = try ImageReference(parsing: reference)
-        } catch {
-            throw .file(error)
-        }
         let source: Source
         switch (image, variant.maxDimension) {
-        case (.web, _): source = .bytes(try await fetched(reference))
+        case (.web(let url), _): source = .bytes(try await fetched(url))
         // libvips reads the file itself, so shrink-on-load decodes only what the thumbnail needs.
         case (.library, let maxSide?), (.stored, let maxSide?): source = .file(try await localFile(image), maxSide)
         case (.library, nil), (.stored, nil): source = .bytes(try await read(image))
