@@ -14,8 +14,7 @@ extension GalleryService {
         async throws(GalleryError) -> (item: GalleryItem, index: Int, revision: Int)
     {
         try Self.check(item)
-        guard let url = item.full?.url ?? item.preview?.url ?? item.thumbnail?.url,
-            let path = SignedImagePath(url)
+        guard let url = item.largestImageAddress?.url, let path = SignedImagePath(url)
         else { throw .invalidItem("The item has no image address from this server.") }
         return try await add(
             item, .signed(path), to: id, at: index, ifRevision: ifRevision, by: viewer,

@@ -35,11 +35,18 @@ extension Item {
     /// The largest image the item names, by reference: `full`, else `preview`, else `thumbnail`, as the
     /// variant that slot is served as. What a gallery keeps of a search result. `nil` when it names none.
     public var largestImage: ImageRequest? {
-        let choices: [(ImageRef?, ImageVariant)] = [(full, .original), (preview, .preview), (thumbnail, .thumb)]
-        guard let (ref, variant) = choices.first(where: { $0.0 != nil }), let url = ref?.url,
-            let reference = try? ImageReference(parsing: url)
-        else { return nil }
+        guard let (url, variant) = largestImageAddress, let reference = try? ImageReference(parsing: url) else {
+            return nil
+        }
         return ImageRequest(variant: variant, reference: reference)
+    }
+
+    /// The address of the largest image the item names, as it stands in the item (for a search result from
+    /// the API, signed), with the variant it is served as.
+    public var largestImageAddress: (url: String, variant: ImageVariant)? {
+        if let full { return (full.url, .original) }
+        if let preview { return (preview.url, .preview) }
+        return thumbnail.map { ($0.url, .thumb) }
     }
 }
 
