@@ -122,40 +122,6 @@ struct StoreSearchTests {
         #expect(seen.count == 45)
     }
 
-    @Test func broadSearchesPageThroughEveryMatchOnce() async throws {
-        // More matches than are ranked: the newest are ranked first, the rest follow, newest first.
-        let count = LibraryPage.rankedWindow + 70
-        let photos = (0..<count).map { index in
-            photo("\(index).jpg", title: index % 7 == 0 ? "Snow" : "Snow in the hills", keywords: ["walk"])
-        }
-        let store = try await store(photos)
-        var seen: [String] = []
-        var page = 1
-        while true {
-            let result = try await store.search(SearchQuery("snow"), page: page, pageSize: 30)
-            #expect(result.total == count)
-            seen += result.photos.map(\.path)
-            guard result.hasMore else { break }
-            page += 1
-        }
-        #expect(seen.count == count)
-        #expect(Set(seen).count == count, "no photo twice")
-        let ranked = seen.prefix(LibraryPage.rankedWindow)
-        #expect(ranked.prefix(10).allSatisfy { Int($0.dropLast(4))! % 7 == 0 }, "short titles rank first")
-        #expect(seen.suffix(70) == (0..<70).reversed().map { "\($0).jpg" }, "the oldest matches last, newest first")
-    }
-
-    @Test func onlyTheGivenRootsAreSearched() async throws {
-        let store = try await store([
-            photo("a.jpg", title: "Lighthouse at dusk", root: "/home/ann/Photos"),
-            photo("b.jpg", title: "Lighthouse keeper", root: "/media/old"),
-        ])
-        #expect(try await titles(store, "lighthouse") == ["Lighthouse at dusk", "Lighthouse keeper"])
-        #expect(try await titles(store, "lighthouse", roots: ["/home/ann/Photos"]) == ["Lighthouse at dusk"])
-        #expect(try await titles(store, "lighthouse", roots: []).isEmpty)
-        #expect(try await store.roots() == ["/home/ann/Photos", "/media/old"])
-    }
-
     @Test func savingAgainReplacesAndRemovingForgets() async throws {
         let store = try await store(sample)
         let id = try #require(try await store.photo(root: root, path: "f.jpg")).id
