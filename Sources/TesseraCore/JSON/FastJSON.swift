@@ -126,6 +126,8 @@ public struct FastJSON {
             link(name: creator.name, url: creator.url)
             raw(",")
         }
+        credit(item.credit)
+        raw(",")
         if let full = item.full {
             raw(#""full":"#)
             image(full)
@@ -255,6 +257,20 @@ public struct FastJSON {
     }
 
     /// Keys in sorted order: the facts, `id`, `name`, `requiresCredit`, `url`, `version`.
+    private mutating func credit(_ credit: Credit) {
+        raw(#""credit":{"badge":"#)
+        string(credit.badge)
+        raw(#","html":"#)
+        string(credit.html)
+        raw(#","label":"#)
+        string(credit.label)
+        raw(#","reusable":"#)
+        raw(credit.reusable ? "true" : "false")
+        raw(#","text":"#)
+        string(credit.text)
+        raw("}")
+    }
+
     private mutating func license(_ license: License) {
         raw(#"{"allowsCommercialUse":"#)
         raw(license.allowsCommercialUse ? "true" : "false")

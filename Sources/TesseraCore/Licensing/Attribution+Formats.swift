@@ -14,10 +14,10 @@ extension Attribution {
         var html = "<p class=\"attribution\">“\(link(pageURL, displayTitle))”"
         if let creatorName { html += " by \(link(creator?.url, creatorName))" }
         switch licenseClause {
-        case .unknown: html += " is under an unknown licence."
-        case .reserved(let detail):
-            html += ". All rights reserved" + (detail.map { " (\(Markup.html($0)))" } ?? "") + "."
-        case .named(let verb, let name, let url): html += " \(verb) \(link(url, name))."
+        case .unknown: html += Self.unknownSentence
+        case .reserved(let detail): html += Self.reservedSentence(detail, escape: Markup.html)
+        case .named(let before, let name, let after, let deed, _):
+            html += Markup.html(before) + (name.map { link(deed, $0) } ?? "") + Markup.html(after)
         }
         if let source = sourceLabel { html += " Source: \(link(pageURL, source))" }
         return html + "</p>"
@@ -34,10 +34,10 @@ extension Attribution {
         var markdown = "“\(link(pageURL, displayTitle))”"
         if let creatorName { markdown += " by \(link(creator?.url, creatorName))" }
         switch licenseClause {
-        case .unknown: markdown += " is under an unknown licence."
-        case .reserved(let detail):
-            markdown += ". All rights reserved" + (detail.map { " (\(Markup.markdown($0)))" } ?? "") + "."
-        case .named(let verb, let name, let url): markdown += " \(verb) \(link(url, name))."
+        case .unknown: markdown += Self.unknownSentence
+        case .reserved(let detail): markdown += Self.reservedSentence(detail, escape: Markup.markdown)
+        case .named(let before, let name, let after, let deed, _):
+            markdown += Markup.markdown(before) + (name.map { link(deed, $0) } ?? "") + Markup.markdown(after)
         }
         if let source = sourceLabel { markdown += " Source: \(link(pageURL, source))" }
         return markdown
@@ -48,15 +48,15 @@ extension Attribution {
     /// Openverse's shape: the title, the creator, the licence's name and link, the source's link.
     public var xml: String {
         let license = effectiveLicense
+        let naming = license.naming
         var lines = ["<attribution>", "  <title>\(Markup.html(displayTitle))</title>"]
         if let creatorName {
             let url = creator?.url.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
             lines.append("  <creator\(url)>\(Markup.html(creatorName))</creator>")
         }
-        let licenseURL = license.url.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
-        let licenseName = isLicenseUnknown ? "Unknown licence" : license.name
+        let licenseURL = naming.deed.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
         lines.append(
-            "  <license id=\"\(Markup.attribute(license.id.rawValue))\"\(licenseURL)>\(Markup.html(licenseName))</license>"
+            "  <license id=\"\(Markup.attribute(license.id.rawValue))\"\(licenseURL)>\(Markup.html(naming.name))</license>"
         )
         if let source = sourceLabel {
             let url = pageURL.flatMap { Self.isWebURL($0) ? " url=\"\(Markup.attribute($0))\"" : nil } ?? ""
@@ -72,11 +72,24 @@ extension Attribution {
         return pageURL.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// An `http(s)` address with a host and nothing that would end an attribute or a link (spaces, quotes,
+    /// angle brackets, control characters). Read byte by byte: every item of every answer asks it a few
+    /// times, and Foundation's `URL(string:)` is slow on Linux.
     public static func isWebURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
-            return false
+        var bytes = text.utf8[...]
+        let lower = { (byte: UInt8) in byte | 0x20 }
+        let http = Array("http".utf8)
+        guard bytes.count > 8, zip(bytes.prefix(4), http).allSatisfy({ lower($0) == $1 }) else { return false }
+        bytes = bytes.dropFirst(4)
+        if lower(bytes.first!) == UInt8(ascii: "s") { bytes = bytes.dropFirst() }
+        guard bytes.starts(with: "://".utf8) else { return false }
+        bytes = bytes.dropFirst(3)
+        guard let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "?"),
+            first != UInt8(ascii: "#"), first != UInt8(ascii: ":"), first != UInt8(ascii: "@")
+        else { return false }
+        return !bytes.contains {
+            $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
         }
-        return scheme == "http" || scheme == "https"
     }
 }
 

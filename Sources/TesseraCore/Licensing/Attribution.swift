@@ -62,29 +62,53 @@ public struct Attribution: Sendable, Hashable {
         return name
     }
 
-    /// How the licence is said, between the author and the source.
+    /// How the licence is said, between the author and the source (`LicenseNaming.Statement`).
     enum LicenseClause {
+        /// "is under an unknown licence: ask the creator before any reuse."
         case unknown
-        /// "All rights reserved", with the service's own wording when it says more (a © notice).
+        /// "All rights reserved: ask the creator before any reuse.", with the service's own wording when it
+        /// says more (a © notice, a store's terms) in brackets.
         case reserved(detail: String?)
-        /// "is licensed under" or, for public-domain tools, "is marked with".
-        case named(verb: String, name: String, url: String?)
+        /// "is licensed under", "is marked with", "is in the public domain (…)", "has no known copyright
+        /// restrictions", "is in the public domain": `before` the linked name, the name, `after` it.
+        case named(before: String, name: String?, after: String, deed: String?, deedNoun: String?)
     }
 
     var licenseClause: LicenseClause {
         let license = effectiveLicense
-        switch license.id {
+        let naming = license.naming
+        switch naming.statement {
         case .unknown: return .unknown
-        case .allRightsReserved:
+        case .reserved:
             let name = license.name.trimmingCharacters(in: .whitespacesAndNewlines)
             let plain = name.isEmpty || name.lowercased() == "all rights reserved"
             return .reserved(detail: plain ? nil : name)
-        default:
-            let verb = [.cc0, .pdm].contains(license.id) ? "is marked with" : "is licensed under"
-            let url = license.url.flatMap { $0.isEmpty ? nil : $0 }
-            return .named(verb: verb, name: license.name, url: url)
+        case .license:
+            return .named(
+                before: " is licensed under ", name: naming.nameInSentence, after: ".", deed: naming.deed,
+                deedNoun: "license")
+        case .dedication:
+            return .named(
+                before: " is marked with ", name: naming.name, after: ".", deed: naming.deed, deedNoun: "dedication")
+        case .mark:
+            return .named(
+                before: " is in the public domain (", name: naming.name, after: ").", deed: naming.deed,
+                deedNoun: "mark")
+        case .publicDomain:
+            return .named(before: " is in the public domain.", name: nil, after: "", deed: nil, deedNoun: nil)
+        case .noKnownRestrictions:
+            return .named(
+                before: " has ", name: "no known copyright restrictions", after: ".", deed: naming.deed, deedNoun: nil)
         }
     }
+
+    /// The sentence after "by Author" for `.reserved` and `.unknown`, the same in every format but for
+    /// escaping the detail.
+    static func reservedSentence(_ detail: String?, escape: (String) -> String) -> String {
+        ". All rights reserved" + (detail.map { " (\(escape($0)))" } ?? "") + ": \(LicenseNames.askFirst)."
+    }
+
+    static let unknownSentence = " is under an unknown licence: \(LicenseNames.askFirst)."
 
     // MARK: - Plain text
 
@@ -94,11 +118,11 @@ public struct Attribution: Sendable, Hashable {
         var text = "“\(displayTitle)”"
         if let creatorName { text += " by \(creatorName)" }
         switch licenseClause {
-        case .unknown: text += " is under an unknown licence."
-        case .reserved(let detail): text += ". All rights reserved" + (detail.map { " (\($0))" } ?? "") + "."
-        case .named(let verb, let name, let url):
-            text += " \(verb) \(name)."
-            if let url { text += " To view a copy of this license, visit \(url)." }
+        case .unknown: text += Self.unknownSentence
+        case .reserved(let detail): text += Self.reservedSentence(detail) { $0 }
+        case .named(let before, let name, let after, let deed, let deedNoun):
+            text += before + (name ?? "") + after
+            if let deed, let deedNoun { text += " To view a copy of this \(deedNoun), visit \(deed)." }
         }
         let page = pageURL.flatMap { $0.isEmpty ? nil : $0 }
         switch (sourceName, page) {

@@ -20,6 +20,7 @@ public struct Credits: Sendable, Hashable {
     public enum Concern: String, Sendable, CaseIterable {
         case notCommercial = "not_commercial"
         case noModification = "no_modification"
+        case allRightsReserved = "all_rights_reserved"
         case unknownLicense = "unknown_license"
     }
 
@@ -39,17 +40,20 @@ public struct Credits: Sendable, Hashable {
         self.entries = entries
     }
 
-    /// A warning per concern that names at least one item. Unknown licences are named once, under their own
-    /// warning, not again as "not commercial" and "not to be changed".
+    /// A warning per concern that names at least one item. Unknown licences and all rights reserved are named
+    /// once, under their own warning, not again as "not commercial" and "not to be changed": that would read
+    /// as if non-commercial use were fine.
     public var warnings: [Warning] {
         Concern.allCases.compactMap { concern in
             let indices = entries.indices.filter { index in
                 let attribution = entries[index].attribution
                 let license = attribution.effectiveLicense
+                let open = license.allowsReuse
                 switch concern {
                 case .unknownLicense: return attribution.isLicenseUnknown
-                case .notCommercial: return !attribution.isLicenseUnknown && !license.allowsCommercialUse
-                case .noModification: return !attribution.isLicenseUnknown && !license.allowsModification
+                case .allRightsReserved: return license.id == .allRightsReserved
+                case .notCommercial: return open && !license.allowsCommercialUse
+                case .noModification: return open && !license.allowsModification
                 }
             }
             guard !indices.isEmpty else { return nil }
@@ -64,6 +68,8 @@ public struct Credits: Sendable, Hashable {
         return switch concern {
         case .notCommercial: "\(count) may not be used commercially: \(names)."
         case .noModification: "\(count) may not be changed: \(names)."
+        case .allRightsReserved:
+            "\(count) \(one ? "is" : "are") all rights reserved, so ask the creator before any reuse: \(names)."
         case .unknownLicense:
             "\(count) \(one ? "has" : "have") an unknown licence, so do not reuse \(one ? "it" : "them") without "
                 + "asking the creator: \(names)."
@@ -91,8 +97,7 @@ public struct Credits: Sendable, Hashable {
     /// `CC BY 2.0 (cc-by-2.0): You may use this commercially. You may change it. Credit required.`
     public static func licenseLine(_ attribution: Attribution) -> String {
         let license = attribution.effectiveLicense
-        let name = attribution.isLicenseUnknown ? "Unknown licence" : license.name
-        return "\(name) (\(license.id)): \(license.facts)"
+        return "\(license.naming.name) (\(license.id)): \(license.facts)"
     }
 
     // MARK: - Markdown
@@ -146,8 +151,7 @@ extension License {
     /// The three facts in plain words, as the web app says them (`licenseFacts` in `attribution.js`).
     public var facts: String {
         switch id {
-        case .unknown: return "Licence unknown: do not reuse it without asking the creator."
-        case .allRightsReserved: return "All rights reserved: ask the creator before reusing it."
+        case .unknown, .allRightsReserved: return "Ask the creator before any reuse."
         default:
             return [
                 allowsCommercialUse ? "You may use this commercially." : "Not for commercial use.",
