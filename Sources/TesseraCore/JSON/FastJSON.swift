@@ -260,10 +260,16 @@ public struct FastJSON {
     private mutating func credit(_ credit: Credit) {
         raw(#""credit":{"badge":"#)
         string(credit.badge)
+        if let deed = credit.deed {
+            raw(#","deed":"#)
+            string(deed)
+        }
         raw(#","html":"#)
         string(credit.html)
         raw(#","label":"#)
         string(credit.label)
+        raw(#","licenseName":"#)
+        string(credit.licenseName)
         raw(#","reusable":"#)
         raw(credit.reusable ? "true" : "false")
         raw(#","text":"#)

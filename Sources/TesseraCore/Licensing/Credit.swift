@@ -1,14 +1,18 @@
 /// What every item in an answer carries about its reuse (`credit` in docs/openapi.yaml): the credit line as
-/// text and HTML, the tile's badge and its meaning, and whether `license=reusable` keeps it. The web app shows
+/// text and HTML, the tile's badge and its meaning, the licence's short name and deed, and whether `license=reusable` keeps it. The web app shows
 /// these strings rather than writing its own, so a credit reads the same on screen, in an export and in the
 /// CLI.
 public struct Credit: Sendable, Hashable, Encodable {
     /// "CC BY", "CC0", "PD", "Pixabay", "©", "?".
     public var badge: String
+    /// The licence's deed, its human-readable summary, when it has one.
+    public var deed: String?
     /// One `<p class="attribution">`, every value escaped.
     public var html: String
     /// "CC BY 2.0: you may reuse it with credit".
     public var label: String
+    /// The licence's short name as its licensor writes it: "CC BY 2.0", "CC0 1.0", "All rights reserved".
+    public var licenseName: String
     /// Whether the licence lets a person reuse the picture at all (`License.allowsReuse`).
     public var reusable: Bool
     public var text: String
@@ -18,8 +22,10 @@ public struct Credit: Sendable, Hashable, Encodable {
         let license = attribution.effectiveLicense
         let naming = license.naming
         badge = naming.badge
+        deed = naming.deed
         html = attribution.html
         label = naming.label
+        licenseName = naming.name
         reusable = license.allowsReuse
         text = attribution.text
     }
