@@ -12,17 +12,22 @@ struct AttributionTests {
     @Test func plainTextFollowsTASL() {
         #expect(
             Self.flickr.text
-                == "“Sunset <over> the bay” by Jane & Co is licensed under Attribution License. To view a copy of"
+                == "“Sunset <over> the bay” by Jane & Co is licensed under CC BY 2.0. To view a copy of"
                 + " this license, visit https://creativecommons.org/licenses/by/2.0/."
                 + " Source: Flickr, https://www.flickr.com/photos/jane/1")
     }
 
     @Test func unknownLicenceIsSaidPlainly() {
         let item = Attribution(title: "Mystery", creator: Creator(name: "Someone"), pageURL: "https://example.org/m")
-        #expect(item.text == "“Mystery” by Someone is under an unknown licence. Source: https://example.org/m")
+        #expect(
+            item.text
+                == "“Mystery” by Someone is under an unknown licence: ask the creator before any reuse."
+                + " Source: https://example.org/m")
         let odd = Attribution(title: "Odd", license: Licenses.unknown(name: "Some terms"))
-        #expect(odd.text == "“Odd” is under an unknown licence.", "the service's words are not read as a licence")
-        #expect(odd.xml.contains("<license id=\"unknown\">Unknown licence</license>"))
+        #expect(
+            odd.text == "“Odd” is under an unknown licence: ask the creator before any reuse.",
+            "the service's words are not read as a licence")
+        #expect(odd.xml.contains("<license id=\"unknown\">Licence unknown</license>"))
         #expect(odd.isLicenseUnknown && Attribution(title: "x").isLicenseUnknown)
     }
 
@@ -31,13 +36,15 @@ struct AttributionTests {
             title: " ", creator: Creator(name: "Jane"),
             license: Licenses.embedded(
                 licenseURL: nil, usageTerms: nil, copyright: "© 2020 Jane Doe", folderDefault: nil))
-        #expect(notice.text == "“Untitled” by Jane. All rights reserved (© 2020 Jane Doe).")
+        #expect(
+            notice.text
+                == "“Untitled” by Jane. All rights reserved (© 2020 Jane Doe): ask the creator before any reuse.")
         let reserved = Attribution(title: "Shut", license: Licenses.license(.allRightsReserved))
-        #expect(reserved.text == "“Shut”. All rights reserved.")
+        #expect(reserved.text == "“Shut”. All rights reserved: ask the creator before any reuse.")
         let zero = Attribution(title: "Free", sourceName: "Openverse", license: Licenses.license(.cc0))
         #expect(
             zero.text
-                == "“Free” is marked with CC0 1.0. To view a copy of this license, visit"
+                == "“Free” is marked with CC0 1.0. To view a copy of this dedication, visit"
                 + " https://creativecommons.org/publicdomain/zero/1.0/. Source: Openverse")
     }
 
@@ -47,8 +54,8 @@ struct AttributionTests {
                 == "<p class=\"attribution\">“<a href=\"https://www.flickr.com/photos/jane/1\" rel=\"noopener noreferrer\">"
                 + "Sunset &lt;over&gt; the bay</a>” by <a href=\"https://www.flickr.com/people/jane\""
                 + " rel=\"noopener noreferrer\">Jane &amp; Co</a> is licensed under <a"
-                + " href=\"https://creativecommons.org/licenses/by/2.0/\" rel=\"noopener noreferrer\">Attribution"
-                + " License</a>. Source: <a href=\"https://www.flickr.com/photos/jane/1\""
+                + " href=\"https://creativecommons.org/licenses/by/2.0/\" rel=\"noopener noreferrer\">CC BY"
+                + " 2.0</a>. Source: <a href=\"https://www.flickr.com/photos/jane/1\""
                 + " rel=\"noopener noreferrer\">Flickr</a></p>")
         let hostile = Attribution(
             title: "<script>alert(1)</script>",
@@ -65,7 +72,7 @@ struct AttributionTests {
             Self.flickr.markdown
                 == "“[Sunset \\<over\\> the bay](https://www.flickr.com/photos/jane/1)” by"
                 + " [Jane \\& Co](https://www.flickr.com/people/jane) is licensed under"
-                + " [Attribution License](https://creativecommons.org/licenses/by/2.0/)."
+                + " [CC BY 2.0](https://creativecommons.org/licenses/by/2.0/)."
                 + " Source: [Flickr](https://www.flickr.com/photos/jane/1)")
         let tricky = Attribution(title: "a](javascript:x) *b*", pageURL: "https://e.org/a_(b)")
         #expect(tricky.markdown.hasPrefix("“[a\\](javascript:x) \\*b\\*](https://e.org/a_%28b%29)”"))
@@ -77,7 +84,7 @@ struct AttributionTests {
                 <attribution>
                   <title>Sunset &lt;over&gt; the bay</title>
                   <creator url="https://www.flickr.com/people/jane">Jane &amp; Co</creator>
-                  <license id="cc-by-2.0" url="https://creativecommons.org/licenses/by/2.0/">Attribution License</license>
+                  <license id="cc-by-2.0" url="https://creativecommons.org/licenses/by/2.0/">CC BY 2.0</license>
                   <source url="https://www.flickr.com/photos/jane/1">Flickr</source>
                 </attribution>
                 """)
@@ -92,7 +99,8 @@ struct AttributionTests {
         #expect(Attribution(item: item).sourceName == nil)
         #expect(
             Attribution(item: item).text
-                == "“A” is under an unknown licence. Source: https://commons.wikimedia.org/wiki/File:A.jpg")
+                == "“A” is under an unknown licence: ask the creator before any reuse."
+                + " Source: https://commons.wikimedia.org/wiki/File:A.jpg")
         for format in Attribution.Format.allCases { #expect(!Attribution(item: item).formatted(format).isEmpty) }
     }
 }
@@ -115,12 +123,17 @@ struct CreditsTests {
 
     @Test func warningsNameTheItemsConcerned() {
         let warnings = Self.mixed.warnings
-        #expect(warnings.map(\.concern) == [.notCommercial, .noModification, .unknownLicense])
-        #expect(warnings.map(\.indices) == [[1, 4], [2, 4], [3]], "unknown licences are named once, on their own")
-        #expect(warnings[0].message == "2 of 5 items may not be used commercially: #2 “No sales”, #5 “Closed”.")
-        #expect(warnings[1].message == "2 of 5 items may not be changed: #3 “As is”, #5 “Closed”.")
+        #expect(warnings.map(\.concern) == [.notCommercial, .noModification, .allRightsReserved, .unknownLicense])
+        #expect(
+            warnings.map(\.indices) == [[1], [2], [4], [3]],
+            "all rights reserved and unknown licences are named once, on their own")
+        #expect(warnings[0].message == "1 of 5 items may not be used commercially: #2 “No sales”.")
+        #expect(warnings[1].message == "1 of 5 items may not be changed: #3 “As is”.")
         #expect(
             warnings[2].message
+                == "1 of 5 items is all rights reserved, so ask the creator before any reuse: #5 “Closed”.")
+        #expect(
+            warnings[3].message
                 == "1 of 5 items has an unknown licence, so do not reuse it without asking the creator: #4 “Mystery”.")
         let free = Credits(title: "Free", entries: [Self.entry("gi_1", "Free", Licenses.license(.pixabay))])
         #expect(free.warnings.isEmpty)
@@ -130,15 +143,16 @@ struct CreditsTests {
     @Test func textListsEveryCreditWithItsLicence() {
         let lines = Self.mixed.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == "Credits for “Book <cover>”")
-        #expect(lines[2].hasPrefix("Warning: 2 of 5 items may not be used commercially"))
+        #expect(lines[2].hasPrefix("Warning: 1 of 5 items may not be used commercially"))
         #expect(
-            lines[6]
-                == "1. “Free” by C is marked with CC0 1.0. To view a copy of this license, visit https://creativecommons.org/publicdomain/zero/1.0/."
-        )
-        #expect(lines[7] == "   CC0 1.0 (cc0): You may use this commercially. You may change it. No credit required.")
-        #expect(lines[12] == "4. “Mystery” by C is under an unknown licence.")
-        #expect(
-            lines[13] == "   Unknown licence (unknown): Licence unknown: do not reuse it without asking the creator.")
+            lines[7]
+                == "1. “Free” by C is marked with CC0 1.0. To view a copy of this dedication, visit"
+                + " https://creativecommons.org/publicdomain/zero/1.0/.")
+        #expect(lines[8] == "   CC0 1.0 (cc0): You may use this commercially. You may change it. No credit required.")
+        #expect(lines[13] == "4. “Mystery” by C is under an unknown licence: ask the creator before any reuse.")
+        #expect(lines[14] == "   Licence unknown (unknown): Ask the creator before any reuse.")
+        #expect(lines[15] == "5. “Closed” by C. All rights reserved: ask the creator before any reuse.")
+        #expect(lines[16] == "   All rights reserved (all-rights-reserved): Ask the creator before any reuse.")
         #expect(Credits(title: "Empty", entries: []).text == "Credits for “Empty”\n\nNo items.\n")
     }
 
@@ -153,10 +167,10 @@ struct CreditsTests {
 
     @Test func markdownNumbersTheCredits() {
         let markdown = Self.mixed.markdown
-        #expect(markdown.hasPrefix("# Credits for “Book \\<cover\\>”\n\n> **Warning:** 2 of 5"))
+        #expect(markdown.hasPrefix("# Credits for “Book \\<cover\\>”\n\n> **Warning:** 1 of 5"))
         #expect(markdown.contains("\n2. “No sales” by C is licensed under "))
         #expect(
             markdown.contains(
-                "\n   *Unknown licence (unknown): Licence unknown: do not reuse it without asking the creator.*"))
+                "\n   *Licence unknown (unknown): Ask the creator before any reuse.*"))
     }
 }

@@ -148,16 +148,17 @@ struct PictureGroupingTests {
                 image(.wikimedia, "444", license: "cc-by-sa-4.0"), image(.pixabay, "p1", license: "pixabay"),
             ],
         ]
-        // p1 looks like Flickr 111, so the 111 group takes a look to join (Pixabay's licence and CC0 tie: the
-        // photo's own service wins over Openverse's copy); p2 looks like Commons 444; p3 like nothing; Flickr 222
-        // and Commons 333 join their Openverse copies by identity alone. p1 is listed twice, first in part 0.
+        // p1 looks like Flickr 111, so the 111 group takes a look to join (CC0 comes before Pixabay's licence:
+        // Openverse's copy stands for it); p2 looks like Commons 444; p3 like nothing; Flickr 222 and Commons 333
+        // join their Openverse copies by identity alone (a tie of licences: the earlier section's copy stands
+        // for it). p1 is listed twice, first in part 0.
         let hashes: [ItemID: PerceptualHash] = [
             parts[0][0].id: hash(0), parts[1][0].id: hash(1), parts[0][1].id: hash(0xFFFF_0000),
             parts[3][1].id: hash(0xFFFF_0001), parts[0][2].id: hash(~0),
         ]
         let expected = [
-            ["pixabay:p1", "flickr:111", "openverse:a"], ["pixabay:p2", "wikimedia:444"],
-            ["flickr:222", "openverse:c"], ["wikimedia:333", "openverse:b"],
+            ["openverse:a", "pixabay:p1", "flickr:111"], ["pixabay:p2", "wikimedia:444"],
+            ["flickr:222", "openverse:c"], ["openverse:b", "wikimedia:333"],
         ]
         let whole = PictureGrouping.groups(of: parts.flatMap { $0 }, hashes: hashes)
         #expect(whole.map { $0.members.map(\.description) } == expected)

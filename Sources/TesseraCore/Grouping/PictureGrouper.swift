@@ -12,7 +12,6 @@ public struct PictureGrouper: Sendable {
         var id: ItemID
         var position: Int
         var permissiveness: Int
-        var ownService: Bool
     }
 
     private let threshold: Int
@@ -45,8 +44,7 @@ public struct PictureGrouper: Sendable {
             indexByID[item.id] = index
             members.append(
                 Member(
-                    id: item.id, position: position, permissiveness: PictureGrouping.permissiveness(item.license),
-                    ownService: item.source != .openverse))
+                    id: item.id, position: position, permissiveness: PictureGrouping.permissiveness(item.license)))
             sets.append()
             identitySets.append()
             for key in identities[item.id] ?? PictureIdentity.keys(of: item) {
@@ -87,10 +85,9 @@ public struct PictureGrouper: Sendable {
     }
 
     /// Whether `member` is a better representative than `other`: a more permissive licence; on a tie the
-    /// photo's own service rather than Openverse's copy of it; then the earlier on the page.
+    /// earlier on the page, which in the `all` scope is the earlier section.
     private func isPreferred(_ member: Member, over other: Member) -> Bool {
         if member.permissiveness != other.permissiveness { return member.permissiveness > other.permissiveness }
-        if member.ownService != other.ownService { return member.ownService }
         return member.position < other.position
     }
 }

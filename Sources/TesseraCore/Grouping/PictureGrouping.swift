@@ -37,13 +37,12 @@ public enum PictureGrouping {
         return grouper.groups()
     }
 
-    /// How much a licence allows, for choosing a group's representative: commercial use counts most, then
-    /// modification, then needing no credit. An unknown licence (or none) allows nothing: it is never
-    /// guessed permissive.
+    /// How much a licence allows, for choosing a group's representative (`LicenseNaming.permissiveness`):
+    /// CC0 and the public-domain marks, then Pixabay's licence, CC BY, CC BY-SA and the GFDL, the
+    /// non-commercial and no-derivatives variants, all rights reserved, and last an unknown licence (or none),
+    /// which is never guessed permissive.
     public static func permissiveness(_ license: License?) -> Int {
-        guard let license, license.id != "unknown" else { return 0 }
-        return 1 + (license.allowsCommercialUse ? 4 : 0) + (license.allowsModification ? 2 : 0)
-            + (license.requiresCredit ? 0 : 1)
+        LicenseNames.naming(license).permissiveness
     }
 }
 
