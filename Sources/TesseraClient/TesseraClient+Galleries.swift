@@ -146,11 +146,13 @@ extension TesseraClient {
     }
 
     /// The gallery as a ZIP file (its images in order and gallery.json), at most `limit` bytes.
-    public func exportGallery(_ id: GalleryID, limit: Int = 2 * 1_073_741_824) async throws(TesseraClientError)
-        -> Data
-    {
+    public func exportGallery(
+        _ id: GalleryID, includeRestricted: Bool = false, limit: Int = 2 * 1_073_741_824
+    ) async throws(TesseraClientError) -> Data {
         try await call {
-            let body = try await client.exportGallery(path: .init(id: id.rawValue)).ok.body.applicationZip
+            let body = try await client.exportGallery(
+                path: .init(id: id.rawValue), query: .init(includeRestricted: includeRestricted ? ._true : nil)
+            ).ok.body.applicationZip
             return try await Data(collecting: body, upTo: limit)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// Who may do what with a gallery: the one check, made here for every call (docs/accounts.md, "Owners and
 /// collaborators"). Without accounts everyone may do everything. With accounts, a gallery the account neither
@@ -80,7 +81,11 @@ extension GalleryService {
             guard grant.kind == .view || grant.showItems,
                 try await !store.state(of: grant.gallery).deleted
             else { return false }
-            return try await links.holdsImage(hash, in: grant.gallery)
+            // A restricted item's copy never leaves through a link, even when another item has the same bytes
+            // but not the same licence: one shareable item is enough.
+            return try await links.items(holding: hash, in: grant.gallery).contains { json in
+                (try? FastJSONDecoder.decode(Item.self, from: Data(json.utf8)))?.isRestricted == false
+            }
         }
     }
 

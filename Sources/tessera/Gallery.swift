@@ -192,13 +192,23 @@ struct ExportGallery: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a gallery to a ZIP file: its images in order and gallery.json (as the API's export).",
-        discussion: "The file appears whole or not at all (written next to it, then renamed); one there is replaced.")
+        discussion: """
+            The files of pictures that may not be shared (all rights reserved, store artwork, an unknown \
+            licence) are left out; CREDITS.txt lists each with its source page and why. \
+            --include-restricted writes them too: a private copy for the gallery's owner. The file appears \
+            whole or not at all (written next to it, then renamed); one there is replaced.
+            """)
 
     @Argument(help: ArgumentHelp("The gallery's id or name (in Recently deleted too).", valueName: "gallery"))
     var gallery: String
 
     @Argument(help: ArgumentHelp("Where to write the ZIP file.", valueName: "file"))
     var file: String
+
+    @Flag(
+        help: ArgumentHelp(
+            "Write the files of pictures that may not be shared too: a private copy, for the owner only."))
+    var includeRestricted = false
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var remote: RemoteOptions
@@ -215,19 +225,20 @@ struct ExportGallery: AsyncParsableCommand {
         }
         if let client = try remote.client(try Exit.configuration(common)) {
             let target = try await Remote.find(gallery, on: client)
-            let zip = try await Remote.export(target, on: client)
+            let zip = try await Remote.export(target, includeRestricted: includeRestricted, on: client)
             do {
                 // Written next to it, then renamed, as locally.
                 try zip.write(to: destination, options: .atomic)
             } catch {
                 throw Exit.failure("Could not write \(destination.path): \(error.localizedDescription)")
             }
-            return Self.report(target, target.itemCount, zip.count, destination)
+            return Self.report(target, target.itemCount, zip.count, destination, restricted: nil, includeRestricted)
         }
-        let (target, count, size) = try await GalleryCLI.withEnvironment(common) { environment in
+        let (target, count, size, restricted) = try await GalleryCLI.withEnvironment(common) { environment in
             let target = try await GalleryCLI.find(gallery, in: environment.galleries)
             let export = try await GalleryCLI.run { () async throws(GalleryError) in
-                try await environment.galleries.export(target.id, by: .everyone)
+                try await environment.galleries.export(
+                    target.id, by: .everyone, includeRestricted: includeRestricted)
             }
             let size: Int
             do {
@@ -235,16 +246,34 @@ struct ExportGallery: AsyncParsableCommand {
             } catch {
                 throw Exit.failure("Could not write \(destination.path): \(error.localizedDescription)")
             }
-            return (target, target.itemCount, size)
+            return (target, target.itemCount, size, export.restrictedCount)
         }
-        Self.report(target, count, size, destination)
+        Self.report(target, count, size, destination, restricted: restricted, includeRestricted)
     }
 
-    private static func report(_ target: Gallery, _ count: Int, _ size: Int, _ destination: URL) {
+    /// The export in one line, and a second on restricted files: how many were left out (or, with
+    /// `--include-restricted`, that this is a private copy). `restricted` is `nil` when not known (`--server`).
+    private static func report(
+        _ target: Gallery, _ count: Int, _ size: Int, _ destination: URL, restricted: Int?, _ included: Bool
+    ) {
         let images = count == 1 ? "1 image" : "\(count) images"
-        Terminal.out(
+        var text =
             "Exported \(GalleryTable.quoted(target.name)) (\(images)) to \(destination.path) "
-                + "(\(GalleryTable.bytes(size)))\n")
+            + "(\(GalleryTable.bytes(size)))\n"
+        switch (restricted, included) {
+        case (0, _): break
+        case (_, true):
+            text +=
+                "This is a private copy: it holds the files of pictures that may not be shared. Keep it to yourself.\n"
+        case (let count?, false):
+            text +=
+                "\(count == 1 ? "1 picture" : "\(count) pictures") may not be shared (all rights reserved or an"
+                + " unknown licence): \(count == 1 ? "its file was" : "their files were") left out; CREDITS.txt"
+                + " lists \(count == 1 ? "it" : "them") with the source page.\n"
+        case (nil, false):
+            text += "Pictures that may not be shared, if any, were left out; CREDITS.txt lists them.\n"
+        }
+        Terminal.out(text)
     }
 }
 

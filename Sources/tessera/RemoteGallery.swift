@@ -85,9 +85,11 @@ extension Remote {
         return (try local(added.item), min(index ?? target.itemCount, target.itemCount))
     }
 
-    static func export(_ target: TesseraGalleries.Gallery, on client: TesseraClient) async throws -> Data {
+    static func export(_ target: TesseraGalleries.Gallery, includeRestricted: Bool, on client: TesseraClient)
+        async throws -> Data
+    {
         try await run { () async throws(TesseraClientError) in
-            try await client.exportGallery(.init(target.id.rawValue))
+            try await client.exportGallery(.init(target.id.rawValue), includeRestricted: includeRestricted)
         }
     }
 }

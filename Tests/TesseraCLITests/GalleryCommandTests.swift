@@ -101,26 +101,40 @@ struct GalleryCommandTests {
             #expect(row.hasPrefix("Moodboard      3  ") && row.hasSuffix("  \(moodboard.id)"), "\(row)")
             #expect(row.range(of: #"  \d{4}-\d\d-\d\d \d\d:\d\d  "#, options: .regularExpression) != nil, "\(row)")
 
-            // And the export holds the images in the gallery's order, the credits, and gallery.json.
+            // And the export holds the images in the gallery's order, the credits, and gallery.json; the picture
+            // added from an address has no licence Tessera knows, so its file stays out unless asked for.
             let zip = scratch.appendingPathComponent("moodboard.zip")
             let export = try await tessera(["export", "Moodboard", zip.path], environment)
             #expect(export.status == 0, "\(export.stderr)")
             let size = try #require(try FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? Int)
-            #expect(export.stdout.contains("(3 images) to \(zip.path) ("), "\(export.stdout)")
-            #expect(export.stdout.hasSuffix(" KB)\n") || export.stdout.hasSuffix(" bytes)\n"), "\(size)")
+            let said = export.stdout.split(separator: "\n").map(String.init)
+            #expect(said.first?.contains("(3 images) to \(zip.path) (") == true, "\(export.stdout)")
+            #expect(said.first?.hasSuffix(" KB)") == true || said.first?.hasSuffix(" bytes)") == true, "\(size)")
+            #expect(
+                said.dropFirst().first
+                    == "1 picture may not be shared (all rights reserved or an unknown licence): its file was left out;"
+                    + " CREDITS.txt lists it with the source page.", "\(export.stdout)")
             let archive = try await ZipCheck.run(zip, uploaded: file)
             #expect(archive.bad == nil)
             #expect(
-                archive.names.count == 6 && archive.names.suffix(3) == ["CREDITS.txt", "credits.html", "gallery.json"],
+                archive.names.count == 5 && archive.names.suffix(3) == ["CREDITS.txt", "credits.html", "gallery.json"],
                 "\(archive.names)")
             #expect(archive.names.first?.hasPrefix("images/001-") == true)
-            #expect(
-                Array(archive.names[1...2]) == ["images/002-fox-in-the-snow.jpg", "images/003-sunset-over-the-sea.jpg"])
-            #expect(archive.files == Array(archive.names.prefix(3)))
+            #expect(archive.names[1] == "images/003-sunset-over-the-sea.jpg")
+            #expect(archive.files == [archive.names[0], nil, archive.names[1]])
             #expect(archive.items.count == 3 && archive.items.first == result.id.description)
             #expect(archive.items.dropFirst().first?.hasPrefix("web:") == true)
             #expect(archive.items.last == uploaded.item.id.description)
             #expect(archive.name == "Moodboard" && archive.uploadMatches)
+
+            // The owner's private copy has every file, and says what it is.
+            let full = try await tessera(["export", "Moodboard", zip.path, "--include-restricted"], environment)
+            #expect(full.status == 0, "\(full.stderr)")
+            #expect(full.stdout.contains("This is a private copy"), "\(full.stdout)")
+            let everything = try await ZipCheck.run(zip, uploaded: file)
+            #expect(
+                Array(everything.names[1...2]) == ["images/002-fox-in-the-snow.jpg", "images/003-sunset-over-the-sea.jpg"])
+            #expect(everything.files == Array(everything.names.prefix(3)) && everything.uploadMatches)
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
             #expect(Set(leftovers) == ["moodboard.zip", "sunset_over-the-sea.jpg"], "no temporary file left")
         }
@@ -259,8 +273,9 @@ struct ZipCheck: Decodable {
     /// The items' source ids and files, from gallery.json, in order.
     let items: [String]
     let ids: [String]
-    let files: [String]
-    /// Whether the third image's bytes are the uploaded file's.
+    /// `nil` for an item whose file was left out (restricted).
+    let files: [String?]
+    /// Whether the last item's file is the uploaded file, byte for byte.
     let uploadMatches: Bool
 
     static let script = """
@@ -269,10 +284,11 @@ struct ZipCheck: Decodable {
         bad = z.testzip()
         manifest = json.loads(z.read("gallery.json"))
         names = z.namelist()
-        upload = len(sys.argv) > 2 and len(names) > 2 and z.read(names[2]) == open(sys.argv[2], "rb").read()
+        last = manifest["items"][-1].get("file") if manifest["items"] else None
+        upload = len(sys.argv) > 2 and last is not None and z.read(last) == open(sys.argv[2], "rb").read()
         print(json.dumps({"bad": bad, "names": names, "name": manifest["name"],
             "items": [i["item"]["id"] for i in manifest["items"]], "ids": [i["id"] for i in manifest["items"]],
-            "files": [i["file"] for i in manifest["items"]], "uploadMatches": upload}))
+            "files": [i.get("file") for i in manifest["items"]], "uploadMatches": upload}))
         """
 
     static func run(_ zip: URL, uploaded: URL?) async throws -> ZipCheck {

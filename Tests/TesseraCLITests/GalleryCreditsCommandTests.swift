@@ -38,14 +38,15 @@ extension RemoteCommandTests {
                 lines.contains(
                     "   Pixabay Content License (pixabay): You may use this commercially. You may change it. No credit required."
                 ))
-            #expect(lines.contains("2. “dunes” is under an unknown licence."))
+            #expect(lines.contains("2. “dunes” is under an unknown licence: ask the creator before any reuse."))
 
             let html = try await same(["gallery", "credits", gallery.id.rawValue, "--format", "html"], local, server)
             #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<h1>Credits for “Book &lt;cover&gt;”</h1>"))
             let markdown = try await same(
                 ["gallery", "credits", "book <cover>", "--format", "markdown"], local, server)
             #expect(markdown.hasPrefix("# Credits for “Book \\<cover\\>”\n"))
-            #expect(markdown.contains("\n2. “dunes” is under an unknown licence.  \n"))
+            #expect(
+                markdown.contains("\n2. “dunes” is under an unknown licence: ask the creator before any reuse.  \n"))
 
             for arguments in [["book <cover>", "--format", "xml"], ["no such gallery"]] {
                 for remote in [[], ["--server", server]] {

@@ -74,8 +74,11 @@ struct DropLinkTests {
                 #expect(showing.perHour == 60 && showing.showItems == true)
                 let all = try await visitor.get("/api/shared/\(showing.slug)").json(Links.Shared.self)
                 #expect(all.items?.map(\.id) == [existing.id, first.id, second.id])
-                let image = try await visitor.get(all.items?.first?.image.preview.url ?? "")
+                let image = try await visitor.get(all.items?.first?.image?.preview.url ?? "")
                 #expect(image.status == .ok)
+                // The picture dropped by its address has no licence Tessera knows: a card, not the picture.
+                #expect(all.items?.map(\.restricted) == [false, false, true])
+                #expect(all.items?.last?.image == nil && all.items?.last?.item.thumbnail == nil)
             }
         }
         await origin.stop()

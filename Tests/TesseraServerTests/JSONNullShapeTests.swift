@@ -35,7 +35,8 @@ struct JSONNullShapeTests {
         let item = members(try #require(body["item"]))
         #expect(Set(item.keys) == (try properties(schemas, "Item")))
         for (member, schema) in [
-            ("creator", "Link"), ("license", "License"), ("thumbnail", "Image"), ("preview", "Image"),
+            ("creator", "Link"), ("credit", "ItemCredit"), ("license", "License"), ("thumbnail", "Image"),
+            ("preview", "Image"),
             ("full", "Image"), ("mediaPreview", "MediaPreview"), ("listing", "StoreListing"),
         ] {
             let shape = members(try #require(item[member], "\(member)"))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TesseraCore
 import TesseraGalleries
 import TesseraTestSupport
 import Testing
@@ -41,12 +42,20 @@ enum Links {
         let kind: String
         let gallery: Summary
         let expiresAt: String?
-        let items: [GalleryItem]?
+        let items: [SharedItem]?
         let perHour: Int?
         let showItems: Bool?
     }
 
-    struct Dropped: Decodable { let item: GalleryItem }
+    /// The `SharedGalleryItem` schema: a restricted item comes without `image`.
+    struct SharedItem: Decodable {
+        let id: GalleryItemID
+        let item: Item
+        let restricted: Bool
+        let image: StoredImageRefs?
+    }
+
+    struct Dropped: Decodable { let item: SharedItem }
 
     /// The sample JPEG with a comment: the same picture, other bytes, so another stored copy.
     static func jpeg(_ comment: String) -> [UInt8] {

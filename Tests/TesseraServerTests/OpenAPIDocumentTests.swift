@@ -71,7 +71,7 @@ struct OpenAPIDocumentTests {
         "DELETE /api/galleries/{}/items/{}": [200, 400, 403, 404, 409, 412, 503],
         "POST /api/galleries/{}/items/{}/move": [200, 400, 403, 404, 409, 412, 413, 503],
         "GET /api/galleries/{}/events": [200, 400, 404, 429, 503],
-        "GET /api/galleries/{}/export": [200, 404, 429, 503],
+        "GET /api/galleries/{}/export": [200, 400, 403, 404, 429, 503],
         "GET /api/galleries/{}/credits": [200, 400, 404, 503],
         "GET /api/galleries/{}/members": [200, 404, 503],
         "POST /api/galleries/{}/members": [200, 400, 403, 404, 413, 503],

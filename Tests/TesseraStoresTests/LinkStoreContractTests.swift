@@ -142,8 +142,10 @@ struct LinkStoreContractTests {
             _ = try await world.galleries.add(
                 GalleryStoreContractTests.image(2, hash: String(repeating: "b", count: 64)), to: other.id, at: nil,
                 ifRevision: nil)
-            #expect(try await world.links.holdsImage(String(repeating: "a", count: 64), in: gallery.id))
-            #expect(try await !world.links.holdsImage(String(repeating: "b", count: 64), in: gallery.id))
+            let held = try await world.links.items(holding: String(repeating: "a", count: 64), in: gallery.id)
+            #expect(held.count == 1)
+            #expect(held.first.map { (try? JSONDecoder().decode(Item.self, from: Data($0.utf8))) != nil } == true)
+            #expect(try await world.links.items(holding: String(repeating: "b", count: 64), in: gallery.id).isEmpty)
 
             let link = Self.link(gallery.id)
             try await world.links.insertLink(link)

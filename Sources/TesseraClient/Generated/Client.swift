@@ -2965,6 +2965,8 @@ internal struct Client: APIProtocol {
     }
     /// The gallery as a ZIP file, its images in order and gallery.json.
     ///
+    /// The files of restricted items (all rights reserved, store artwork, an unknown licence; never the person's own uploads and library photos) are left out, and CREDITS.txt and credits.html list each with its source page and why (docs/galleries.md, "Export"). `includeRestricted=true` writes every file, a private copy its CREDITS.txt says is one: the gallery's owner only (403 `owner_only` for anyone else).
+    ///
     /// - Remark: HTTP `GET /api/galleries/{id}/export`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)`.
     internal func exportGallery(_ input: Operations.ExportGallery.Input) async throws -> Operations.ExportGallery.Output {
@@ -2983,6 +2985,13 @@ internal struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "includeRestricted",
+                    value: input.query.includeRestricted
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3043,6 +3052,50 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorEnvelope.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorEnvelope.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body
@@ -3109,7 +3162,7 @@ internal struct Client: APIProtocol {
     }
     /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
     ///
-    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, are all rights reserved, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
     ///
     /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.

@@ -214,67 +214,18 @@ extension Components {
             internal var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/GalleryItem/item`.
             internal var item: Components.Schemas.Item
+            /// Whether its licence does not allow sharing copies (all rights reserved, store artwork, an unknown licence, a picture added from an address; never the person's own uploads and library photos): an export leaves its file out unless the owner asks for a private copy, and a link shows it as a card.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GalleryItem/restricted`.
+            internal var restricted: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/GalleryItem/sourceURL`.
             internal var sourceURL: Swift.String?
             /// Bytes of the stored copy.
             ///
             /// - Remark: Generated from `#/components/schemas/GalleryItem/size`.
             internal var size: Swift.Int
-            /// The stored copy through the image proxy.
-            ///
             /// - Remark: Generated from `#/components/schemas/GalleryItem/image`.
-            internal struct ImagePayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/GalleryItem/image/thumbnail`.
-                internal var thumbnail: Components.Schemas.Image
-                /// - Remark: Generated from `#/components/schemas/GalleryItem/image/preview`.
-                internal var preview: Components.Schemas.Image
-                /// - Remark: Generated from `#/components/schemas/GalleryItem/image/original`.
-                internal var original: Components.Schemas.Image
-                /// Creates a new `ImagePayload`.
-                ///
-                /// - Parameters:
-                ///   - thumbnail:
-                ///   - preview:
-                ///   - original:
-                internal init(
-                    thumbnail: Components.Schemas.Image,
-                    preview: Components.Schemas.Image,
-                    original: Components.Schemas.Image
-                ) {
-                    self.thumbnail = thumbnail
-                    self.preview = preview
-                    self.original = original
-                }
-                internal enum CodingKeys: String, CodingKey {
-                    case thumbnail
-                    case preview
-                    case original
-                }
-                internal init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.thumbnail = try container.decode(
-                        Components.Schemas.Image.self,
-                        forKey: .thumbnail
-                    )
-                    self.preview = try container.decode(
-                        Components.Schemas.Image.self,
-                        forKey: .preview
-                    )
-                    self.original = try container.decode(
-                        Components.Schemas.Image.self,
-                        forKey: .original
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "thumbnail",
-                        "preview",
-                        "original"
-                    ])
-                }
-            }
-            /// The stored copy through the image proxy.
-            ///
-            /// - Remark: Generated from `#/components/schemas/GalleryItem/image`.
-            internal var image: Components.Schemas.GalleryItem.ImagePayload
+            internal var image: Components.Schemas.StoredImages
             /// - Remark: Generated from `#/components/schemas/GalleryItem/addedAt`.
             internal var addedAt: Foundation.Date
             /// Creates a new `GalleryItem`.
@@ -282,20 +233,23 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - item:
+            ///   - restricted: Whether its licence does not allow sharing copies (all rights reserved, store artwork, an unknown licence, a picture added from an address; never the person's own uploads and library photos): an export leaves its file out unless the owner asks for a private copy, and a link shows it as a card.
             ///   - sourceURL:
             ///   - size: Bytes of the stored copy.
-            ///   - image: The stored copy through the image proxy.
+            ///   - image:
             ///   - addedAt:
             internal init(
                 id: Swift.String,
                 item: Components.Schemas.Item,
+                restricted: Swift.Bool,
                 sourceURL: Swift.String? = nil,
                 size: Swift.Int,
-                image: Components.Schemas.GalleryItem.ImagePayload,
+                image: Components.Schemas.StoredImages,
                 addedAt: Foundation.Date
             ) {
                 self.id = id
                 self.item = item
+                self.restricted = restricted
                 self.sourceURL = sourceURL
                 self.size = size
                 self.image = image
@@ -304,6 +258,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case id
                 case item
+                case restricted
                 case sourceURL
                 case size
                 case image
@@ -319,6 +274,10 @@ extension Components {
                     Components.Schemas.Item.self,
                     forKey: .item
                 )
+                self.restricted = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .restricted
+                )
                 self.sourceURL = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .sourceURL
@@ -328,7 +287,7 @@ extension Components {
                     forKey: .size
                 )
                 self.image = try container.decode(
-                    Components.Schemas.GalleryItem.ImagePayload.self,
+                    Components.Schemas.StoredImages.self,
                     forKey: .image
                 )
                 self.addedAt = try container.decode(
@@ -338,10 +297,62 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "item",
+                    "restricted",
                     "sourceURL",
                     "size",
                     "image",
                     "addedAt"
+                ])
+            }
+        }
+        /// The stored copy through the image proxy.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StoredImages`.
+        internal struct StoredImages: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StoredImages/thumbnail`.
+            internal var thumbnail: Components.Schemas.Image
+            /// - Remark: Generated from `#/components/schemas/StoredImages/preview`.
+            internal var preview: Components.Schemas.Image
+            /// - Remark: Generated from `#/components/schemas/StoredImages/original`.
+            internal var original: Components.Schemas.Image
+            /// Creates a new `StoredImages`.
+            ///
+            /// - Parameters:
+            ///   - thumbnail:
+            ///   - preview:
+            ///   - original:
+            internal init(
+                thumbnail: Components.Schemas.Image,
+                preview: Components.Schemas.Image,
+                original: Components.Schemas.Image
+            ) {
+                self.thumbnail = thumbnail
+                self.preview = preview
+                self.original = original
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case thumbnail
+                case preview
+                case original
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.thumbnail = try container.decode(
+                    Components.Schemas.Image.self,
+                    forKey: .thumbnail
+                )
+                self.preview = try container.decode(
+                    Components.Schemas.Image.self,
+                    forKey: .preview
+                )
+                self.original = try container.decode(
+                    Components.Schemas.Image.self,
+                    forKey: .original
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "thumbnail",
+                    "preview",
+                    "original"
                 ])
             }
         }
@@ -1030,6 +1041,8 @@ extension Components {
             internal var tags: [Swift.String]
             /// - Remark: Generated from `#/components/schemas/Item/creator`.
             internal var creator: Components.Schemas.Link?
+            /// - Remark: Generated from `#/components/schemas/Item/credit`.
+            internal var credit: Components.Schemas.ItemCredit?
             /// - Remark: Generated from `#/components/schemas/Item/license`.
             internal var license: Components.Schemas.License?
             /// - Remark: Generated from `#/components/schemas/Item/pageURL`.
@@ -1130,6 +1143,7 @@ extension Components {
             ///   - title: Plain text.
             ///   - tags:
             ///   - creator:
+            ///   - credit:
             ///   - license:
             ///   - pageURL:
             ///   - thumbnail:
@@ -1146,6 +1160,7 @@ extension Components {
                 title: Swift.String,
                 tags: [Swift.String],
                 creator: Components.Schemas.Link? = nil,
+                credit: Components.Schemas.ItemCredit? = nil,
                 license: Components.Schemas.License? = nil,
                 pageURL: Swift.String? = nil,
                 thumbnail: Components.Schemas.Image? = nil,
@@ -1162,6 +1177,7 @@ extension Components {
                 self.title = title
                 self.tags = tags
                 self.creator = creator
+                self.credit = credit
                 self.license = license
                 self.pageURL = pageURL
                 self.thumbnail = thumbnail
@@ -1179,6 +1195,7 @@ extension Components {
                 case title
                 case tags
                 case creator
+                case credit
                 case license
                 case pageURL
                 case thumbnail
@@ -1188,6 +1205,75 @@ extension Components {
                 case metadata
                 case mediaPreview
                 case listing
+            }
+        }
+        /// How the item may be reused and credited, from the one table of licence names (docs/licences.md, "Names"); the server sends it with every item and reads it again each time, ignoring one sent to it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ItemCredit`.
+        internal struct ItemCredit: Codable, Hashable, Sendable {
+            /// The tile's mark: CC BY, CC BY-SA, CC0, PD, Pixabay, GFDL, © (all rights reserved), ? (unknown).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/badge`.
+            internal var badge: Swift.String
+            /// The licence's deed, when it has one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/deed`.
+            internal var deed: Swift.String?
+            /// The credit line as one escaped `<p class="attribution">`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/html`.
+            internal var html: Swift.String
+            /// The badge's meaning: "CC BY 2.0: you may reuse it with credit".
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/label`.
+            internal var label: Swift.String
+            /// The licence's short name as its licensor writes it: CC BY 2.0, CC0 1.0, Public Domain Mark 1.0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/licenseName`.
+            internal var licenseName: Swift.String
+            /// Whether the licence lets a person reuse it at all (what `license=reusable` keeps).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/reusable`.
+            internal var reusable: Swift.Bool
+            /// The credit line as plain text (TASL).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemCredit/text`.
+            internal var text: Swift.String
+            /// Creates a new `ItemCredit`.
+            ///
+            /// - Parameters:
+            ///   - badge: The tile's mark: CC BY, CC BY-SA, CC0, PD, Pixabay, GFDL, © (all rights reserved), ? (unknown).
+            ///   - deed: The licence's deed, when it has one.
+            ///   - html: The credit line as one escaped `<p class="attribution">`.
+            ///   - label: The badge's meaning: "CC BY 2.0: you may reuse it with credit".
+            ///   - licenseName: The licence's short name as its licensor writes it: CC BY 2.0, CC0 1.0, Public Domain Mark 1.0.
+            ///   - reusable: Whether the licence lets a person reuse it at all (what `license=reusable` keeps).
+            ///   - text: The credit line as plain text (TASL).
+            internal init(
+                badge: Swift.String,
+                deed: Swift.String? = nil,
+                html: Swift.String,
+                label: Swift.String,
+                licenseName: Swift.String,
+                reusable: Swift.Bool,
+                text: Swift.String
+            ) {
+                self.badge = badge
+                self.deed = deed
+                self.html = html
+                self.label = label
+                self.licenseName = licenseName
+                self.reusable = reusable
+                self.text = text
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case badge
+                case deed
+                case html
+                case label
+                case licenseName
+                case reusable
+                case text
             }
         }
         /// The service's short audio or video preview (iTunes' 30-second clips), played through this server's signed media route; `kind` says which element plays it.
@@ -1312,6 +1398,7 @@ extension Components {
                 internal enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case notCommercial = "not_commercial"
                     case noModification = "no_modification"
+                    case allRightsReserved = "all_rights_reserved"
                     case unknownLicense = "unknown_license"
                 }
                 /// - Remark: Generated from `#/components/schemas/GalleryCredits/WarningsPayload/code`.

@@ -4133,6 +4133,8 @@ internal enum Operations {
     }
     /// The gallery as a ZIP file, its images in order and gallery.json.
     ///
+    /// The files of restricted items (all rights reserved, store artwork, an unknown licence; never the person's own uploads and library photos) are left out, and CREDITS.txt and credits.html list each with its source page and why (docs/galleries.md, "Export"). `includeRestricted=true` writes every file, a private copy its CREDITS.txt says is one: the gallery's owner only (403 `owner_only` for anyone else).
+    ///
     /// - Remark: HTTP `GET /api/galleries/{id}/export`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)`.
     internal enum ExportGallery {
@@ -4153,6 +4155,26 @@ internal enum Operations {
                 }
             }
             internal var path: Operations.ExportGallery.Input.Path
+            /// - Remark: Generated from `#/paths/api/galleries/{id}/export/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/export/GET/query/includeRestricted`.
+                internal enum IncludeRestrictedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _true = "true"
+                    case _false = "false"
+                }
+                /// `true` for the owner's private copy with every file; `false` (the default) leaves restricted files out. Anything else is 400.
+                ///
+                /// - Remark: Generated from `#/paths/api/galleries/{id}/export/GET/query/includeRestricted`.
+                internal var includeRestricted: Operations.ExportGallery.Input.Query.IncludeRestrictedPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - includeRestricted: `true` for the owner's private copy with every file; `false` (the default) leaves restricted files out. Anything else is 400.
+                internal init(includeRestricted: Operations.ExportGallery.Input.Query.IncludeRestrictedPayload? = nil) {
+                    self.includeRestricted = includeRestricted
+                }
+            }
+            internal var query: Operations.ExportGallery.Input.Query
             /// - Remark: Generated from `#/paths/api/galleries/{id}/export/GET/header`.
             internal struct Headers: Sendable, Hashable {
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportGallery.AcceptableContentType>]
@@ -4169,12 +4191,15 @@ internal enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             internal init(
                 path: Operations.ExportGallery.Input.Path,
+                query: Operations.ExportGallery.Input.Query = .init(),
                 headers: Operations.ExportGallery.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -4248,6 +4273,52 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error in the API's shape.
+            ///
+            /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -4338,7 +4409,7 @@ internal enum Operations {
     }
     /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
     ///
-    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, are all rights reserved, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
     ///
     /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.

@@ -109,12 +109,14 @@ internal protocol APIProtocol: Sendable {
     func moveGalleryItem(_ input: Operations.MoveGalleryItem.Input) async throws -> Operations.MoveGalleryItem.Output
     /// The gallery as a ZIP file, its images in order and gallery.json.
     ///
+    /// The files of restricted items (all rights reserved, store artwork, an unknown licence; never the person's own uploads and library photos) are left out, and CREDITS.txt and credits.html list each with its source page and why (docs/galleries.md, "Export"). `includeRestricted=true` writes every file, a private copy its CREDITS.txt says is one: the gallery's owner only (403 `owner_only` for anyone else).
+    ///
     /// - Remark: HTTP `GET /api/galleries/{id}/export`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)`.
     func exportGallery(_ input: Operations.ExportGallery.Input) async throws -> Operations.ExportGallery.Output
     /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
     ///
-    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, are all rights reserved, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
     ///
     /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.
@@ -342,20 +344,24 @@ extension APIProtocol {
     }
     /// The gallery as a ZIP file, its images in order and gallery.json.
     ///
+    /// The files of restricted items (all rights reserved, store artwork, an unknown licence; never the person's own uploads and library photos) are left out, and CREDITS.txt and credits.html list each with its source page and why (docs/galleries.md, "Export"). `includeRestricted=true` writes every file, a private copy its CREDITS.txt says is one: the gallery's owner only (403 `owner_only` for anyone else).
+    ///
     /// - Remark: HTTP `GET /api/galleries/{id}/export`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/export/get(exportGallery)`.
     internal func exportGallery(
         path: Operations.ExportGallery.Input.Path,
+        query: Operations.ExportGallery.Input.Query = .init(),
         headers: Operations.ExportGallery.Input.Headers = .init()
     ) async throws -> Operations.ExportGallery.Output {
         try await exportGallery(Operations.ExportGallery.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }
     /// Every item's attribution in the gallery's order, its licence and facts, and warnings.
     ///
-    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
+    /// The credits to publish with the gallery's pictures (docs/licences.md, "Credits"): TASL attributions (title, author, source, licence), the licence of each item, and a warning naming the items that may not be used commercially, may not be changed, are all rights reserved, or whose licence is unknown. `text`, `html` (a whole page, every value escaped) and `markdown` are the same credits as a document, as the export's `CREDITS.txt` and `credits.html` and `tessera gallery credits` write them.
     ///
     /// - Remark: HTTP `GET /api/galleries/{id}/credits`.
     /// - Remark: Generated from `#/paths//api/galleries/{id}/credits/get(galleryCredits)`.

@@ -9,11 +9,27 @@ public struct Credits: Sendable, Hashable {
         /// The item's id in its collection (a gallery item's `gi_…`).
         public var id: String
         public var attribution: Attribution
+        /// Whether its file may not be shared (`Item.isRestricted`).
+        public var restricted: Bool
 
-        public init(id: String, attribution: Attribution) {
+        public init(id: String, attribution: Attribution, restricted: Bool = false) {
             self.id = id
             self.attribution = attribution
+            self.restricted = restricted
         }
+
+        /// Why its file may not be shared, in a few words.
+        var restrictionReason: String {
+            attribution.isLicenseUnknown ? "its licence is unknown" : "all rights reserved"
+        }
+    }
+
+    /// What an export did with the files of restricted items (docs/galleries.md, "Export").
+    public enum RestrictedFiles: Sendable, Hashable {
+        /// Left out: the export may be shared.
+        case leftOut
+        /// Written too, at the owner's explicit choice: a private copy.
+        case included
     }
 
     /// What a warning is about.
@@ -34,10 +50,42 @@ public struct Credits: Sendable, Hashable {
     /// The collection's name.
     public var title: String
     public var entries: [Entry]
+    /// Set for an export's credits (CREDITS.txt, credits.html): each restricted item then says what became
+    /// of its file. `nil` for credits on their own.
+    public var restrictedFiles: RestrictedFiles?
 
-    public init(title: String, entries: [Entry]) {
+    public init(title: String, entries: [Entry], restrictedFiles: RestrictedFiles? = nil) {
         self.title = title
         self.entries = entries
+        self.restrictedFiles = restrictedFiles
+    }
+
+    /// The export's note on restricted files, before the list; `nil` when there is nothing to say.
+    public var restrictedNote: String? {
+        let count = entries.filter(\.restricted).count
+        guard let restrictedFiles, count > 0 else { return nil }
+        let items = "\(count) of \(entries.count) item\(entries.count == 1 ? "" : "s")"
+        switch restrictedFiles {
+        case .leftOut:
+            return "Files left out: \(items) may not be shared (all rights reserved or an unknown licence), so"
+                + " \(count == 1 ? "its file is" : "their files are") not in this export. Each is listed below with"
+                + " its source page."
+        case .included:
+            return "Private copy: this export includes the files of \(items) that may not be shared (all rights"
+                + " reserved or an unknown licence). Keep it to yourself; do not publish or pass it on."
+        }
+    }
+
+    /// What became of a restricted item's file, after its credit: `nil` for the others or outside an export.
+    public func fileLine(_ entry: Entry) -> String? {
+        guard entry.restricted, let restrictedFiles else { return nil }
+        switch restrictedFiles {
+        case .leftOut:
+            let page = entry.attribution.pageURL.flatMap { $0.isEmpty ? nil : $0 }
+            return "File left out: \(entry.restrictionReason). "
+                + (page.map { "Source page: \($0)" } ?? "No source page is known.")
+        case .included: return "File included in this private copy only: \(entry.restrictionReason)."
+        }
     }
 
     /// A warning per concern that names at least one item. Unknown licences and all rights reserved are named
@@ -83,13 +131,16 @@ public struct Credits: Sendable, Hashable {
     /// The heading, the warnings, then each credit numbered with its licence and facts on a second line.
     public var text: String {
         var lines = [heading, ""]
+        if let restrictedNote { lines += [restrictedNote, ""] }
         for warning in warnings { lines.append("Warning: \(warning.message)") }
         if !warnings.isEmpty { lines.append("") }
         if entries.isEmpty { lines.append("No items.") }
         for (index, entry) in entries.enumerated() {
             let marker = "\(index + 1). "
+            let indent = String(repeating: " ", count: marker.count)
             lines.append(marker + entry.attribution.text)
-            lines.append(String(repeating: " ", count: marker.count) + Self.licenseLine(entry.attribution))
+            lines.append(indent + Self.licenseLine(entry.attribution))
+            if let file = fileLine(entry) { lines.append(indent + file) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -104,6 +155,7 @@ public struct Credits: Sendable, Hashable {
 
     public var markdown: String {
         var lines = ["# \(Markup.markdown(heading))", ""]
+        if let restrictedNote { lines += ["**\(Markup.markdown(restrictedNote))**", ""] }
         for warning in warnings { lines.append("> **Warning:** \(Markup.markdown(warning.message))") }
         if !warnings.isEmpty { lines.append("") }
         if entries.isEmpty { lines.append("No items.") }
@@ -111,7 +163,10 @@ public struct Credits: Sendable, Hashable {
             let marker = "\(index + 1). "
             lines.append(marker + entry.attribution.markdown + "  ")
             let indent = String(repeating: " ", count: marker.count)
-            lines.append(indent + "*\(Markup.markdown(Self.licenseLine(entry.attribution)))*")
+            lines.append(
+                indent + "*\(Markup.markdown(Self.licenseLine(entry.attribution)))*"
+                    + (fileLine(entry) == nil ? "" : "  "))
+            if let file = fileLine(entry) { lines.append(indent + Markup.markdown(file)) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -125,6 +180,7 @@ public struct Credits: Sendable, Hashable {
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
             "<title>\(Markup.html(heading))</title>", "</head>", "<body>", "<h1>\(Markup.html(heading))</h1>",
         ]
+        if let restrictedNote { lines.append("<p class=\"restricted-files\">\(Markup.html(restrictedNote))</p>") }
         if !warnings.isEmpty {
             lines.append("<ul class=\"warnings\">")
             for warning in warnings {
@@ -136,9 +192,10 @@ public struct Credits: Sendable, Hashable {
         if !entries.isEmpty {
             lines.append("<ol class=\"credits\">")
             for entry in entries {
+                let file = fileLine(entry).map { "<p class=\"file\">\(Markup.html($0))</p>" } ?? ""
                 lines.append(
                     "<li id=\"\(Markup.attribute(entry.id))\">\(entry.attribution.html)"
-                        + "<p class=\"license\">\(Markup.html(Self.licenseLine(entry.attribution)))</p></li>")
+                        + "<p class=\"license\">\(Markup.html(Self.licenseLine(entry.attribution)))</p>\(file)</li>")
             }
             lines.append("</ol>")
         }

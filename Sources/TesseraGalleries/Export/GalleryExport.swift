@@ -3,7 +3,9 @@ import TesseraCore
 
 /// A gallery as a ZIP file: `gallery.json` (the gallery and its items, each naming its image file), the
 /// stored images as `images/001-title.jpg`, in the gallery's order, and the credits to publish with them
-/// (`CREDITS.txt`, `credits.html`: docs/licences.md, "Credits"). Streamed: `write` is called with
+/// (`CREDITS.txt`, `credits.html`: docs/licences.md, "Credits"). A restricted item's file (`Item.isRestricted`)
+/// is left out unless its owner asked for a private copy (`includeRestricted`); the credits say which and
+/// why (docs/galleries.md, "Export"). Streamed: `write` is called with
 /// each piece as it is ready (`write(_:)`), or written to a file that appears whole or not at all
 /// (`write(to:)`). File reads and writes run on the files' blocking pool, off the caller's thread.
 ///
@@ -14,8 +16,10 @@ public struct GalleryExport: Sendable {
     /// What `gallery.json` holds for each item.
     struct ExportedItem: Encodable {
         let id: GalleryItemID
-        let file: String
+        /// `nil` for a restricted item whose file was left out.
+        let file: String?
         let item: Item
+        let restricted: Bool
         let sourceURL: String?
         let addedAt: String
     }
@@ -33,7 +37,12 @@ public struct GalleryExport: Sendable {
     let gallery: Gallery
     let images: [GalleryItemID: StoredImage]
     let files: GalleryImageFiles
+    /// Whether restricted items' files are written too: the owner's private copy.
+    let includeRestricted: Bool
     static let chunkSize = 64 * 1024
+
+    /// How many of the gallery's items are restricted: their files are left out unless `includeRestricted`.
+    public var restrictedCount: Int { gallery.items?.count(where: \.restricted) ?? 0 }
 
     /// The file name a download should get: the gallery's name made safe.
     public var fileName: String {
@@ -49,6 +58,13 @@ public struct GalleryExport: Sendable {
         let digits = max(3, String(items.count).count)
         for (offset, entry) in items.enumerated() {
             guard let image = images[entry.id] else { continue }
+            if entry.restricted, !includeRestricted {
+                exported.append(
+                    ExportedItem(
+                        id: entry.id, file: nil, item: entry.item, restricted: true, sourceURL: entry.sourceURL,
+                        addedAt: entry.addedAt))
+                continue
+            }
             let number = String(offset + 1)
             let prefix = String(repeating: "0", count: max(0, digits - number.count)) + number
             let slug = Self.slug(entry.item.title)
@@ -56,12 +72,14 @@ public struct GalleryExport: Sendable {
             try await copy(files.url(forHash: image.hash), as: name, into: &archive, write)
             exported.append(
                 ExportedItem(
-                    id: entry.id, file: name, item: entry.item, sourceURL: entry.sourceURL, addedAt: entry.addedAt))
+                    id: entry.id, file: name, item: entry.item, restricted: entry.restricted,
+                    sourceURL: entry.sourceURL, addedAt: entry.addedAt))
         }
         let manifest = Manifest(
             id: gallery.id, name: gallery.name, createdAt: gallery.createdAt, updatedAt: gallery.updatedAt,
             revision: gallery.revision, exportedAt: Timestamp.text(Date().timeIntervalSince1970), items: exported)
-        let credits = GalleryService.credits(of: gallery)
+        var credits = GalleryService.credits(of: gallery)
+        credits.restrictedFiles = includeRestricted ? .included : .leftOut
         try await write(try archive.entry(name: "CREDITS.txt", data: Data(credits.text.utf8)))
         try await write(try archive.entry(name: "credits.html", data: Data(credits.html.utf8)))
         let encoder = JSONEncoder()
@@ -134,11 +152,21 @@ public struct GalleryExport: Sendable {
 }
 
 extension GalleryService {
-    /// The export of gallery `id` (deleted or not), ready to stream.
-    public func export(_ id: GalleryID, by viewer: GalleryViewer) async throws(GalleryError) -> GalleryExport {
+    /// The export of gallery `id` (deleted or not), ready to stream. `includeRestricted` (the owner's private
+    /// copy, with every file) needs the owner: anyone else who may read the gallery gets `ownerOnly`.
+    public func export(_ id: GalleryID, by viewer: GalleryViewer, includeRestricted: Bool = false)
+        async throws(GalleryError) -> GalleryExport
+    {
         try await authorize(id, viewer, .read)
+        if includeRestricted {
+            do {
+                try await authorize(id, viewer, .own)
+            } catch .readOnly {
+                throw .ownerOnly
+            }
+        }
         let gallery = try await store.gallery(id)
         let images = try await store.storedImages(of: id)
-        return GalleryExport(gallery: gallery, images: images, files: files)
+        return GalleryExport(gallery: gallery, images: images, files: files, includeRestricted: includeRestricted)
     }
 }

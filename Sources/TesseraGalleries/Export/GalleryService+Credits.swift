@@ -16,7 +16,8 @@ extension GalleryService {
         Credits(
             title: gallery.name,
             entries: (gallery.items ?? []).map { entry in
-                Credits.Entry(id: entry.id.rawValue, attribution: Attribution(item: entry.item))
+                Credits.Entry(
+                    id: entry.id.rawValue, attribution: Attribution(item: entry.item), restricted: entry.restricted)
             })
     }
 }

@@ -47,6 +47,14 @@ extension GalleryService {
         return try await links.links(of: id)
     }
 
+    /// How many of the gallery's items are restricted (`Item.isRestricted`): a link shows them as cards, never
+    /// their pictures, and its owner is told how many (its owner only, as its links).
+    public func restrictedCount(of id: GalleryID, by viewer: GalleryViewer) async throws(GalleryError) -> Int {
+        guard case .account = viewer else { throw .galleryNotFound(id.rawValue) }
+        try await authorizeOwner(id, viewer)
+        return try await store.gallery(id).items?.count(where: \.restricted) ?? 0
+    }
+
     /// Revokes a link of a gallery the viewer owns; any other link, or none, is `link(.notFound)`.
     public func revokeLink(_ linkID: LinkID, by viewer: GalleryViewer) async throws(GalleryError) {
         guard case .account = viewer, let link = try await links.link(id: linkID) else { throw .link(.notFound) }

@@ -22,6 +22,7 @@ public protocol LinkStoring: Sendable {
     func takeDrop(of id: LinkID, perHour: Int, at moment: Date) async throws(GalleryError) -> Int?
     /// Counts one image added through the link.
     func recordDrop(of id: LinkID) async throws(GalleryError)
-    /// Whether an item of `gallery` has the stored copy `hash`.
-    func holdsImage(_ hash: String, in gallery: GalleryID) async throws(GalleryError) -> Bool
+    /// The items of `gallery` whose stored copy is `hash`, as stored (JSON): empty when none is. A link shows
+    /// the copy only when one of them may be shared (`Item.isRestricted`).
+    func items(holding hash: String, in gallery: GalleryID) async throws(GalleryError) -> [String]
 }

@@ -68,11 +68,19 @@ public struct GalleryItem: Sendable, Hashable, Codable {
         case id, item, sourceURL, size, image, addedAt
     }
 
-    /// `sourceURL` is written as `null` for uploads.
+    private enum EncodingKeys: String, CodingKey {
+        case id, item, restricted, sourceURL, size, image, addedAt
+    }
+
+    /// Whether its copy may not leave the gallery but by its owner's private export (`Item.isRestricted`).
+    public var restricted: Bool { item.isRestricted }
+
+    /// `sourceURL` is written as `null` for uploads; `restricted` is read from the item each time.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: EncodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(item, forKey: .item)
+        try container.encode(restricted, forKey: .restricted)
         try container.encode(sourceURL, forKey: .sourceURL)
         try container.encode(size, forKey: .size)
         try container.encode(image, forKey: .image)
@@ -105,6 +113,8 @@ extension FastJSON {
         image(item.image.thumbnail)
         raw(#"},"item":"#)
         self.item(item.item)
+        raw(#","restricted":"#)
+        raw(item.restricted ? "true" : "false")
         raw(#","size":"#)
         int(item.size)
         raw(#","sourceURL":"#)

@@ -33,7 +33,7 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     case proxy(ImageProxyError)
     /// A viewer asked for a change: the gallery was shared with them to look at only.
     case readOnly
-    /// An editor asked for what only the owner does (delete, restore, manage members).
+    /// An editor asked for what only the owner does (delete, restore, manage members, a private export).
     case ownerOnly
     /// No account has this name (adding a member).
     case accountNotFound(String)
@@ -79,7 +79,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .readOnly:
             "This gallery was shared with you to view only; ask its owner to make you an editor to change it."
         case .ownerOnly:
-            "Only the gallery's owner can delete or restore it and choose who it is shared with."
+            "Only the gallery's owner can delete or restore it, choose who it is shared with, and export the files"
+                + " of pictures that may not be shared."
         case .accountNotFound(let name):
             "There is no user named \"\(name.prefix(64))\"."
         case .memberNotFound(let name):

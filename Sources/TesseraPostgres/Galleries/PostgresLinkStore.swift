@@ -114,18 +114,17 @@ public final class PostgresLinkStore: LinkStoring {
         try await execute("UPDATE gallery_link SET drops = drops + 1 WHERE id = \(id.rawValue)")
     }
 
-    public func holdsImage(_ hash: String, in gallery: GalleryID) async throws(GalleryError) -> Bool {
+    public func items(holding hash: String, in gallery: GalleryID) async throws(GalleryError) -> [String] {
         try await run {
             try await self.database.withConnection { connection in
-                for try await held in try await connection.query(
-                    """
-                    SELECT EXISTS (SELECT 1 FROM gallery_item WHERE gallery_id = \(gallery.rawValue)
-                        AND image_hash = \(hash))
-                    """, logger: .quiet
-                ).decode(Bool.self) {
-                    return held
+                var items: [String] = []
+                for try await item in try await connection.query(
+                    "SELECT item FROM gallery_item WHERE gallery_id = \(gallery.rawValue) AND image_hash = \(hash)",
+                    logger: .quiet
+                ).decode(String.self) {
+                    items.append(item)
                 }
-                return false
+                return items
             }
         }
     }

@@ -116,12 +116,12 @@ public final class SQLiteLinkStore: LinkStoring {
         }
     }
 
-    public func holdsImage(_ hash: String, in gallery: GalleryID) async throws(GalleryError) -> Bool {
+    public func items(holding hash: String, in gallery: GalleryID) async throws(GalleryError) -> [String] {
         try await run {
             try await self.database.writer.read { db in
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM galleryItem WHERE galleryId = ? AND imageHash = ?)",
-                    arguments: [gallery.rawValue, hash]) ?? false
+                try String.fetchAll(
+                    db, sql: "SELECT item FROM galleryItem WHERE galleryId = ? AND imageHash = ?",
+                    arguments: [gallery.rawValue, hash])
             }
         }
     }

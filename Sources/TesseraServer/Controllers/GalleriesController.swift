@@ -79,8 +79,10 @@ struct GalleriesController<Context: ConnectionRequestContext & PrincipalRequestC
                 request, id: try Self.id(context), viewer: context.galleryViewer, principal: context.principal,
                 connection: context.connection)
         }
-        router.get("/api/galleries/{id}/export") { _, context in
-            let export = try await galleries.export(try Self.id(context), by: context.galleryViewer)
+        router.get("/api/galleries/{id}/export") { request, context in
+            let export = try await galleries.export(
+                try Self.id(context), by: context.galleryViewer,
+                includeRestricted: try Self.flag("includeRestricted", request))
             let body = ResponseBody { writer in
                 try await export.write { data in try await writer.write(ByteBuffer(bytes: data)) }
                 try await writer.finish(nil)

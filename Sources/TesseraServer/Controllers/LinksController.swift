@@ -18,7 +18,8 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
             guard accounts != nil else { throw AccountError.accountsOff }
             let id = try GalleriesController<Context>.id(context)
             let links = try await galleries.links(of: id, by: context.galleryViewer)
-            return JSONBody.response(LinkList(links: links.map(LinkJSON.init)))
+            let restricted = try await galleries.restrictedCount(of: id, by: context.galleryViewer)
+            return JSONBody.response(LinkList(links: links.map { LinkJSON($0, restrictedCount: restricted) }))
         }
         router.post("/api/galleries/{id}/links") { request, context in
             guard let accounts else { throw AccountError.accountsOff }
@@ -36,7 +37,8 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
                     kind: checked.kind, passwordHash: hash, expiresAt: checked.expiresAt,
                     showItems: checked.showItems, perHour: checked.perHour),
                 in: id, at: moment, by: context.galleryViewer)
-            return JSONBody.response(LinkJSON(link), status: .created)
+            let restricted = try await galleries.restrictedCount(of: id, by: context.galleryViewer)
+            return JSONBody.response(LinkJSON(link, restrictedCount: restricted), status: .created)
         }
         router.delete("/api/links/{linkId}") { _, context in
             guard accounts != nil else { throw AccountError.accountsOff }
@@ -124,7 +126,8 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
     }
 
     /// A link as its owner sees it: never the password or its hash. `url` is the path; the web app puts its
-    /// own origin in front.
+    /// own origin in front. `restrictedCount` is how many of the gallery's items visitors see as cards, not
+    /// pictures (all rights reserved or an unknown licence).
     struct LinkJSON: Encodable {
         let id: String
         let kind: String
@@ -137,8 +140,10 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
         let showItems: Bool?
         let perHour: Int?
         let drops: Int?
+        let restrictedCount: Int
 
-        init(_ link: GalleryLink) {
+        init(_ link: GalleryLink, restrictedCount: Int) {
+            self.restrictedCount = restrictedCount
             id = link.id.rawValue
             kind = link.kind.rawValue
             url = "/s/" + link.slug
@@ -154,7 +159,8 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, kind, url, hasPassword, expiresAt, createdAt, opens, lastOpenedAt, showItems, perHour, drops
+            case id, kind, url, hasPassword, expiresAt, createdAt, opens, lastOpenedAt, showItems, perHour, drops,
+                restrictedCount
         }
 
         /// `expiresAt` and `lastOpenedAt` are `null` when absent; the drop fields only for drop links.
@@ -171,6 +177,7 @@ struct LinksController<Context: ConnectionRequestContext & PrincipalRequestConte
             try container.encodeIfPresent(showItems, forKey: .showItems)
             try container.encodeIfPresent(perHour, forKey: .perHour)
             try container.encodeIfPresent(drops, forKey: .drops)
+            try container.encode(restrictedCount, forKey: .restrictedCount)
         }
     }
 }

@@ -49,7 +49,7 @@ extension SharedController {
     struct UnlockBody: Decodable { let password: String }
 
     struct DroppedJSON: Encodable {
-        let item: GalleryItem
+        let item: SharedItem
     }
 
     /// `SharedGallery` in docs/openapi.yaml: the name and count, and the items when the link shows them.
@@ -61,7 +61,7 @@ extension SharedController {
         let kind: String
         let gallery: Summary
         let expiresAt: String?
-        let items: [GalleryItem]?
+        let items: [SharedItem]?
         let perHour: Int?
         let showItems: Bool?
 
@@ -90,21 +90,47 @@ extension SharedController {
     /// An item as a visitor gets it: every image is the gallery's stored copy under the link's own image route
     /// (`/s/{slug}/img/…`, which checks the link), the item's own images point there too, and nothing that
     /// would load from elsewhere (other sizes, a media preview) is left.
-    static func visible(_ item: GalleryItem, slug: String) -> GalleryItem {
+    static func visible(_ item: GalleryItem, slug: String) -> SharedItem {
         func local(_ ref: ImageRef) -> ImageRef {
             var ref = ref
             if ref.url.hasPrefix("/img/") { ref.url = "/s/\(slug)" + ref.url }
             return ref
         }
         var item = item
+        item.item.sizes = []
+        item.item.mediaPreview = nil
+        // A restricted item is a card: its title, creator and source page, never its picture (docs/links.md).
+        guard !item.restricted else {
+            item.item.thumbnail = nil
+            item.item.preview = nil
+            item.item.full = nil
+            return SharedItem(item: item, showsImage: false)
+        }
         item.image = StoredImageRefs(
             thumbnail: local(item.image.thumbnail), preview: local(item.image.preview),
             original: local(item.image.original))
         item.item.thumbnail = item.image.thumbnail
         item.item.preview = item.image.preview
         item.item.full = item.image.original
-        item.item.sizes = []
-        item.item.mediaPreview = nil
-        return item
+        return SharedItem(item: item, showsImage: true)
+    }
+
+    /// A gallery item as a link shows it: the gallery item's JSON, without `image` for a restricted one.
+    struct SharedItem: Encodable {
+        let item: GalleryItem
+        let showsImage: Bool
+
+        private enum CodingKeys: String, CodingKey { case id, item, restricted, sourceURL, size, image, addedAt }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(item.id, forKey: .id)
+            try container.encode(item.item, forKey: .item)
+            try container.encode(item.restricted, forKey: .restricted)
+            try container.encode(item.sourceURL, forKey: .sourceURL)
+            try container.encode(item.size, forKey: .size)
+            if showsImage { try container.encode(item.image, forKey: .image) }
+            try container.encode(item.addedAt, forKey: .addedAt)
+        }
     }
 }

@@ -25,12 +25,17 @@ enum JSONNull {
     }
 
     /// An add-item body and the `Item` in it (docs/openapi.yaml, `addGalleryItem`, `Item`, `Image`, `Link`,
-    /// `License`, `MediaPreview`, `StoreListing`).
+    /// `License`, `ItemCredit`, `MediaPreview`, `StoreListing`).
     static let addItemBody: Shape = {
         let image = Shape.object(["url": .value, "width": .value, "height": .value])
         let item = Shape.object([
             "id": .value, "source": .value, "kind": .value, "title": .value, "tags": .array(.value),
             "creator": .object(["name": .value, "url": .value]),
+            // Read only: the server reads it again from the item, but a body may carry one back.
+            "credit": .object([
+                "badge": .value, "deed": .value, "html": .value, "label": .value, "licenseName": .value,
+                "reusable": .value, "text": .value,
+            ]),
             "license": .object([
                 "id": .value, "name": .value, "version": .value, "url": .value, "allowsCommercialUse": .value,
                 "allowsModification": .value, "requiresCredit": .value,
