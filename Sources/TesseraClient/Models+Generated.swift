@@ -131,7 +131,8 @@ extension Gallery {
 extension GalleryItem {
     init(_ item: Components.Schemas.GalleryItem) {
         self.init(
-            id: GalleryItemID(item.id), item: Item(item.item), sourceURL: item.sourceURL, size: item.size,
+            id: GalleryItemID(item.id), item: Item(item.item), restricted: item.restricted, sourceURL: item.sourceURL,
+            size: item.size,
             image: StoredImage(
                 thumbnail: ImageLink(item.image.thumbnail), preview: ImageLink(item.image.preview),
                 original: ImageLink(item.image.original)),

@@ -238,6 +238,9 @@ public struct Gallery: Sendable, Hashable, Codable, Identifiable {
 public struct GalleryItem: Sendable, Hashable, Codable, Identifiable {
     public var id: GalleryItemID
     public var item: Item
+    /// Whether its licence does not allow sharing copies: an export leaves its file out unless the owner
+    /// asks for a private copy, and a link shows it as a card.
+    public var restricted: Bool
     /// Where the image came from; nil for uploads.
     public var sourceURL: String?
     /// Bytes of the stored copy.

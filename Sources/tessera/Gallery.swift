@@ -225,14 +225,15 @@ struct ExportGallery: AsyncParsableCommand {
         }
         if let client = try remote.client(try Exit.configuration(common)) {
             let target = try await Remote.find(gallery, on: client)
-            let zip = try await Remote.export(target, includeRestricted: includeRestricted, on: client)
+            let (zip, restricted) = try await Remote.export(target, includeRestricted: includeRestricted, on: client)
             do {
                 // Written next to it, then renamed, as locally.
                 try zip.write(to: destination, options: .atomic)
             } catch {
                 throw Exit.failure("Could not write \(destination.path): \(error.localizedDescription)")
             }
-            return Self.report(target, target.itemCount, zip.count, destination, restricted: nil, includeRestricted)
+            return Self.report(
+                target, target.itemCount, zip.count, destination, restricted: restricted, includeRestricted)
         }
         let (target, count, size, restricted) = try await GalleryCLI.withEnvironment(common) { environment in
             let target = try await GalleryCLI.find(gallery, in: environment.galleries)
@@ -252,9 +253,9 @@ struct ExportGallery: AsyncParsableCommand {
     }
 
     /// The export in one line, and a second on restricted files: how many were left out (or, with
-    /// `--include-restricted`, that this is a private copy). `restricted` is `nil` when not known (`--server`).
+    /// `--include-restricted`, that this is a private copy).
     private static func report(
-        _ target: Gallery, _ count: Int, _ size: Int, _ destination: URL, restricted: Int?, _ included: Bool
+        _ target: Gallery, _ count: Int, _ size: Int, _ destination: URL, restricted: Int, _ included: Bool
     ) {
         let images = count == 1 ? "1 image" : "\(count) images"
         var text =
@@ -265,13 +266,11 @@ struct ExportGallery: AsyncParsableCommand {
         case (_, true):
             text +=
                 "This is a private copy: it holds the files of pictures that may not be shared. Keep it to yourself.\n"
-        case (let count?, false):
+        case (let count, false):
             text +=
                 "\(count == 1 ? "1 picture" : "\(count) pictures") may not be shared (all rights reserved or an"
                 + " unknown licence): \(count == 1 ? "its file was" : "their files were") left out; CREDITS.txt"
                 + " lists \(count == 1 ? "it" : "them") with the source page.\n"
-        case (nil, false):
-            text += "Pictures that may not be shared, if any, were left out; CREDITS.txt lists them.\n"
         }
         Terminal.out(text)
     }

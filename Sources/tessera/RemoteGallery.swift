@@ -85,11 +85,15 @@ extension Remote {
         return (try local(added.item), min(index ?? target.itemCount, target.itemCount))
     }
 
+    /// The ZIP, and how many of the gallery's items are restricted (read from the gallery, as the server
+    /// decides it: their files are in the ZIP only with `includeRestricted`).
     static func export(_ target: TesseraGalleries.Gallery, includeRestricted: Bool, on client: TesseraClient)
-        async throws -> Data
+        async throws -> (zip: Data, restricted: Int)
     {
         try await run { () async throws(TesseraClientError) in
-            try await client.exportGallery(.init(target.id.rawValue), includeRestricted: includeRestricted)
+            let restricted = try await client.gallery(.init(target.id.rawValue)).items?.count(where: \.restricted)
+            let zip = try await client.exportGallery(.init(target.id.rawValue), includeRestricted: includeRestricted)
+            return (zip, restricted ?? 0)
         }
     }
 }

@@ -43,14 +43,16 @@ enum SearchTable {
         return "\(section.title) · \(total) · page \(page)\n\(underline)"
     }
 
-    /// Number, title, creator, pixel size, id.
-    private static let rows = TextTable([.right(4), .left(44), .left(20), .left(13), .left(nil)], indent: "  ")
+    /// Number, title, creator, the licence's badge (what the web app's tile shows: "CC BY", "©", "?"), pixel
+    /// size, id.
+    private static let rows = TextTable(
+        [.right(4), .left(44), .left(20), .left(11), .left(13), .left(nil)], indent: "  ")
 
     private static func row(number: Int, _ item: Item) -> String {
         let size = item.full.flatMap { ref in Format.dimensions(ref.width, ref.height) } ?? ""
         return rows.row([
-            String(number), TextTable.clip(item.title, 44), TextTable.clip(item.creator?.name ?? "", 20), size,
-            item.id.description,
+            String(number), TextTable.clip(item.title, 44), TextTable.clip(item.creator?.name ?? "", 20),
+            LicenseNames.naming(item.license).badge, size, item.id.description,
         ])
     }
 

@@ -133,7 +133,9 @@ struct GalleryCommandTests {
             #expect(full.stdout.contains("This is a private copy"), "\(full.stdout)")
             let everything = try await ZipCheck.run(zip, uploaded: file)
             #expect(
-                Array(everything.names[1...2]) == ["images/002-fox-in-the-snow.jpg", "images/003-sunset-over-the-sea.jpg"])
+                Array(everything.names[1...2]) == [
+                    "images/002-fox-in-the-snow.jpg", "images/003-sunset-over-the-sea.jpg",
+                ])
             #expect(everything.files == Array(everything.names.prefix(3)) && everything.uploadMatches)
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
             #expect(Set(leftovers) == ["moodboard.zip", "sunset_over-the-sea.jpg"], "no temporary file left")

@@ -78,6 +78,12 @@ struct SearchCommandTests {
             #expect(result.stdout.contains("    21  Heron, "))
             #expect(result.stdout.contains("pixabay:"))
             #expect(result.stdout.contains("more on page 3"))
+            // Each row says what the licence allows, as the web app's tile does.
+            let rows = result.stdout.split(separator: "\n").filter { $0.contains("pixabay:") }
+            #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("  Pixabay  ") }, "\(rows)")
+            let store = try await CLIProcess.run(["search", "heron", "--scope", "movies"], environment: environment)
+            let storeRows = store.stdout.split(separator: "\n").filter { $0.contains("itunes:") }
+            #expect(!storeRows.isEmpty && storeRows.allSatisfy { $0.contains("  ©  ") }, "\(store.stdout)")
         }
     }
 
