@@ -99,7 +99,8 @@ extension SharedController {
         var item = item
         item.item.sizes = []
         item.item.mediaPreview = nil
-        // A restricted item is a card: its title, creator and source page, never its picture (docs/links.md).
+        // A restricted item is a card: its title, creator and source page, never its picture (docs/licences.md,
+        // "Restricted items").
         guard !item.restricted else {
             item.item.thumbnail = nil
             item.item.preview = nil
