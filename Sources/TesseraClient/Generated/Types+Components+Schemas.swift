@@ -1507,7 +1507,23 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Credit/license`.
             internal var license: Components.Schemas.Credit.LicensePayload
-            /// The plain-text attribution, as the web app's.
+            /// The licence's badge, as on the item's tile (docs/licences.md, "Names").
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/badge`.
+            internal var badge: Swift.String
+            /// What the licence allows: "CC BY 2.0: you may reuse it with credit".
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/label`.
+            internal var label: Swift.String
+            /// The licence's short name as its licensor writes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/licenseName`.
+            internal var licenseName: Swift.String
+            /// Whether its file may not be shared (docs/licences.md, "Restricted items").
+            ///
+            /// - Remark: Generated from `#/components/schemas/Credit/restricted`.
+            internal var restricted: Swift.Bool
+            /// The plain-text attribution.
             ///
             /// - Remark: Generated from `#/components/schemas/Credit/text`.
             internal var text: Swift.String
@@ -1529,7 +1545,11 @@ extension Components {
             ///   - creator:
             ///   - pageURL:
             ///   - license: The item's licence; `unknown` (and its facts) when the item has none.
-            ///   - text: The plain-text attribution, as the web app's.
+            ///   - badge: The licence's badge, as on the item's tile (docs/licences.md, "Names").
+            ///   - label: What the licence allows: "CC BY 2.0: you may reuse it with credit".
+            ///   - licenseName: The licence's short name as its licensor writes it.
+            ///   - restricted: Whether its file may not be shared (docs/licences.md, "Restricted items").
+            ///   - text: The plain-text attribution.
             ///   - html: One escaped `<p class="attribution">`.
             ///   - markdown:
             ///   - xml:
@@ -1541,6 +1561,10 @@ extension Components {
                 creator: Components.Schemas.Link? = nil,
                 pageURL: Swift.String? = nil,
                 license: Components.Schemas.Credit.LicensePayload,
+                badge: Swift.String,
+                label: Swift.String,
+                licenseName: Swift.String,
+                restricted: Swift.Bool,
                 text: Swift.String,
                 html: Swift.String,
                 markdown: Swift.String,
@@ -1553,6 +1577,10 @@ extension Components {
                 self.creator = creator
                 self.pageURL = pageURL
                 self.license = license
+                self.badge = badge
+                self.label = label
+                self.licenseName = licenseName
+                self.restricted = restricted
                 self.text = text
                 self.html = html
                 self.markdown = markdown
@@ -1566,6 +1594,10 @@ extension Components {
                 case creator
                 case pageURL
                 case license
+                case badge
+                case label
+                case licenseName
+                case restricted
                 case text
                 case html
                 case markdown

@@ -59,6 +59,9 @@ extension GalleriesController {
             let creator: Creator?
             let pageURL: String?
             let license: License
+            /// The licence as the table of names says it (docs/licences.md, "Names").
+            let badge, label, licenseName: String
+            let restricted: Bool
             let text, html, markdown, xml: String
         }
         struct Warning: Encodable {
@@ -79,11 +82,13 @@ extension GalleriesController {
             // `credits` was made from `gallery.items`, one entry per item in the same order.
             items = zip(gallery.items ?? [], credits.entries).enumerated().map { index, pair in
                 let attribution = pair.1.attribution
+                let naming = attribution.effectiveLicense.naming
                 return Entry(
                     id: pair.1.id, index: index, source: pair.0.item.source,
                     title: attribution.title, creator: attribution.creator, pageURL: attribution.pageURL,
-                    license: attribution.effectiveLicense, text: attribution.text, html: attribution.html,
-                    markdown: attribution.markdown, xml: attribution.xml)
+                    license: attribution.effectiveLicense, badge: naming.badge, label: naming.label,
+                    licenseName: naming.name, restricted: pair.1.restricted, text: attribution.text,
+                    html: attribution.html, markdown: attribution.markdown, xml: attribution.xml)
             }
             warnings = credits.warnings.map { warning in
                 Warning(
