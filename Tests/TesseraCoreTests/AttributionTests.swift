@@ -156,6 +156,45 @@ struct CreditsTests {
         #expect(Credits(title: "Empty", entries: []).text == "Credits for “Empty”\n\nNo items.\n")
     }
 
+    /// An export's credits say what became of each restricted item's file, and the note says it once.
+    @Test func anExportSaysWhichFilesItLeftOut() {
+        var credits = Credits(
+            title: "Trip",
+            entries: [
+                Credits.Entry(id: "gi_1", attribution: Attribution(title: "Free", license: Licenses.license(.cc0))),
+                Credits.Entry(
+                    id: "gi_2",
+                    attribution: Attribution(
+                        title: "Poster", pageURL: "https://example.org/p", license: Licenses.license(.allRightsReserved)
+                    ),
+                    restricted: true),
+                Credits.Entry(id: "gi_3", attribution: Attribution(title: "dunes"), restricted: true),
+            ])
+        #expect(credits.restrictedNote == nil && !credits.text.contains("File"), "credits on their own say nothing")
+        credits.restrictedFiles = .leftOut
+        let lines = credits.text.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("Files left out: 2 of 3 items may not be shared (all rights reserved or an unknown"))
+        #expect(lines.contains("   File left out: all rights reserved. Source page: https://example.org/p"))
+        #expect(lines.contains("   File left out: its licence is unknown. No source page is known."))
+        #expect(credits.html.contains("<p class=\"file\">File left out: all rights reserved."))
+        credits.restrictedFiles = .included
+        #expect(credits.text.contains("Private copy: this export includes the files of 2 of 3 items"))
+        #expect(credits.text.contains("   File included in this private copy only: its licence is unknown."))
+        #expect(credits.markdown.contains("**Private copy:"))
+    }
+
+    @Test func restrictedMeansNoSharingButNeverThePersonsOwn() {
+        func item(_ source: SourceID, _ license: License?) -> Item {
+            Item(id: ItemID(source: source, nativeID: "1"), kind: .image, title: "x", license: license)
+        }
+        #expect(item(.flickr, Licenses.license(.allRightsReserved)).isRestricted)
+        #expect(item(.itunes, Licenses.itunes).isRestricted)
+        #expect(item(.web, nil).isRestricted, "a picture added from an address: its licence is unknown")
+        #expect(item(.wikimedia, Licenses.unknown()).isRestricted)
+        #expect(!item(.flickr, Licenses.flickr(id: "2")).isRestricted, "non-commercial still allows sharing")
+        #expect(!item(.upload, nil).isRestricted && !item(.local, Licenses.license(.allRightsReserved)).isRestricted)
+    }
+
     @Test func htmlIsOneEscapedPage() {
         let html = Self.mixed.html
         #expect(html.hasPrefix("<!DOCTYPE html>"))
