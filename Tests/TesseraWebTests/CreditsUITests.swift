@@ -5,8 +5,9 @@ import Testing
 
 /// A gallery's Credits sheet and the detail view's attribution formats in headless Chromium, at a phone's
 /// and a desktop's size: every item's credit with its licence and flags, the warnings, the copy buttons
-/// (read back from the clipboard), and the web app's own `attributionText` checked against the server's
-/// text for the same items (docs/licences.md, "Credits").
+/// (read back from the clipboard), the server's `credit.text` on screen, and the web app's Markdown and XML
+/// (read from the item's `credit`) checked against the server's for the same items (docs/licences.md,
+/// "Credits").
 @Suite("Credits in a browser", .chromedriver, .serialized)
 struct CreditsUITests {
     /// Five search results added as the page would add them, with licences of every kind: as found
@@ -32,7 +33,8 @@ struct CreditsUITests {
         })().catch((error) => done(String(error)));
         """
 
-    /// The web app's attribution.js on the gallery's items next to the server's credits for them.
+    /// The gallery's items' `credit` and the web app's forms of it (attribution.js) next to the server's
+    /// credits for them.
     static let compare = """
         const [gallery, done] = arguments;
         (async () => {
@@ -40,7 +42,7 @@ struct CreditsUITests {
           const items = (await (await fetch(`/api/galleries/${gallery}`)).json()).items;
           const credits = (await (await fetch(`/api/galleries/${gallery}/credits`)).json()).items;
           done(items.map((entry, index) => ({
-            js: [js.attributionText(entry.item), js.attributionMarkdown(entry.item), js.attributionXML(entry.item)],
+            js: [entry.item.credit.text, js.creditMarkdown(entry.item.credit.html), js.creditXML(entry.item)],
             server: [credits[index].text, credits[index].markdown, credits[index].xml] })));
         })().catch((error) => done([{ js: [String(error)], server: [] }]));
         """
@@ -73,7 +75,7 @@ struct CreditsUITests {
                 let gallery = try await browser.createGallery("Book <cover>")
                 #expect(try await browser.executeAsync(Self.fill, [.string(gallery.id)]).string == "ok")
 
-                // The web app writes the same credit as the server, item by item.
+                // The item's credit is the credits' text, and the web app's Markdown and XML are the server's.
                 let compared = try await browser.executeAsync(Self.compare, [.string(gallery.id)])
                 let pairs = try JSONDecoder().decode([Pair].self, from: JSONEncoder().encode(compared))
                 #expect(pairs.count == 5)
@@ -81,6 +83,14 @@ struct CreditsUITests {
 
                 try await browser.open(app, "/galleries/\(gallery.id)")
                 try await browser.waitForGalleryTiles(5)
+                // The detail view shows the server's credit line, as it is.
+                try await browser.waitFor("#gallery-grid .tile:nth-child(2) a").click()
+                try await browser.waitUntil("the detail") { try await !browser.isHidden("#detail") }
+                try await browser.waitUntil("the credit on screen") {
+                    try await browser.text(of: "#detail-credit") == pairs[1].server.first
+                }
+                try await browser.pressKeys(Key.escape)
+                try await browser.waitUntil("the gallery again") { try await browser.isHidden("#detail") }
                 try await browser.waitFor("#gallery-credits").click()
                 try await browser.waitUntil("the credits") {
                     try await browser.findAll("#credits-sheet[open] #credits-list .credits-item").count == 5
@@ -90,10 +100,14 @@ struct CreditsUITests {
                     as: [String].self)
                 #expect(
                     warnings == [
-                        "2 of 5 items may not be used commercially: #2 “Fox & <b>hen</b>”, #5 “\(try await title(browser, 5))”.",
-                        "1 of 5 items may not be changed: #5 “\(try await title(browser, 5))”.",
+                        "1 of 5 items may not be used commercially: #2 “Fox & <b>hen</b>”.",
+                        "1 of 5 items is all rights reserved, so ask the creator before any reuse: #5 “\(try await title(browser, 5))”.",
                         "1 of 5 items has an unknown licence, so do not reuse it without asking the creator: #3 “\(try await title(browser, 3))”.",
                     ])
+                let texts = try await browser.execute(
+                    "return [...document.querySelectorAll('#credits-list .credit-text')].map(p => p.textContent)",
+                    as: [String].self)
+                #expect(texts == pairs.map { $0.server.first ?? "" }, "the server's credit lines")
                 #expect(try await browser.find("#credits-list b") == nil, "titles are text, not markup")
                 let licences = try await browser.execute(
                     "return [...document.querySelectorAll('#credits-list .credits-item')].map(l => l.dataset.license)",
@@ -104,7 +118,9 @@ struct CreditsUITests {
                         .contains("No commercial use"))
                 #expect(
                     try await browser.text(of: "#credits-list .credits-item:nth-child(3) .credit-license")
-                        == "Unknown licence · Licence unknown: do not reuse it without asking the creator.")
+                        .hasPrefix("Licence unknown"))
+                let reservedFlags = try await browser.find("#credits-list .credits-item:nth-child(5) .credit-flags")
+                #expect(reservedFlags == nil, "no yes/no flags for all rights reserved")
                 #expect(
                     try await browser.execute(
                         "const r = document.querySelector('#credits-sheet').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth"
@@ -151,13 +167,15 @@ struct CreditsUITests {
                 try await browser.waitForToast({ $0 == "Attribution copied" }, "copied")
                 let rich = try await clipboard(browser)
                 #expect(rich.types.contains("text/html"), "rich text on the clipboard: \(rich.types)")
-                #expect(rich.text.contains(" is licensed under Pixabay Content License. "))
+                #expect(rich.text == (try await browser.text(of: "#detail-credit")), "the credit on screen")
+                #expect(rich.text.contains(" is licensed under the Pixabay Content License. "))
                 #expect(rich.text.contains("Source: Pixabay, https://pixabay.com/"))
 
                 try await browser.waitFor("#detail-actions [data-action=copy-markdown]").click()
                 try await browser.waitForToast({ $0 == "Attribution copied as Markdown" }, "Markdown")
                 let markdown = try await clipboard(browser).text
-                #expect(markdown.hasPrefix("“[") && markdown.contains("[Pixabay Content License](https://pixabay.com/"))
+                #expect(
+                    markdown.hasPrefix("“[") && markdown.contains("[the Pixabay Content License](https://pixabay.com/"))
 
                 try await browser.waitFor("#detail-actions [data-action=copy-xml]").click()
                 try await browser.waitForToast({ $0 == "Attribution copied as XML" }, "XML")

@@ -116,7 +116,8 @@ struct DetailUITests {
                     try await browser.executeAsync(
                         "navigator.clipboard.readText().then(arguments[0], e => arguments[0]('failed: ' + e))"
                     ).string ?? ""
-                #expect(text.hasPrefix("“\(title)” by Creator 0 is licensed under Pixabay Content License."), "\(text)")
+                #expect(
+                    text.hasPrefix("“\(title)” by Creator 0 is licensed under the Pixabay Content License."), "\(text)")
                 #expect(text.contains("Source: Pixabay, https://pixabay.com/"))
 
                 try await browser.waitFor("#detail-actions [data-action=copy-html]").click()
@@ -126,7 +127,7 @@ struct DetailUITests {
                 let html =
                     try await browser.executeAsync("navigator.clipboard.readText().then(arguments[0])").string ?? ""
                 #expect(html.hasPrefix("<p class=\"attribution\">“<a href=\"https://pixabay.com/"), "\(html)")
-                #expect(html.contains(">Pixabay Content License</a>"))
+                #expect(html.contains(">the Pixabay Content License</a>"))
 
                 // Closing a detail that was opened by its address goes to the start page.
                 try await browser.waitFor("#detail-close").click()

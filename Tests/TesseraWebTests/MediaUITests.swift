@@ -39,7 +39,8 @@ struct MediaUITests {
         let href = try await browser.execute("return document.querySelector('#detail-store-link').href").string ?? ""
         #expect(URL(string: href)?.host == host, "\(href)")
         #expect(try await browser.isHidden("#detail-page"), "one link to the store, not two")
-        #expect(try await browser.text(of: "#detail-license-sentence").hasPrefix("Shown to promote it in the store"))
+        let reuse = try await browser.text(of: "#detail-reuse-label")
+        #expect(reuse == "All rights reserved: ask the creator before any reuse")
     }
 
     /// Requests the server answered on the media route with `status`, from its own metrics.

@@ -16,14 +16,19 @@ struct PublicLinkUITests {
         navigator.clipboard.readText().then(arguments[0], (error) => arguments[0]('failed: ' + error));
         """
 
-    /// The owner signed in, with a gallery of `images` stand-in images; answers the gallery's id and its items'
-    /// titles in the owner's order.
+    /// The owner signed in, with a gallery of Pixabay's first result for each of `images` (openly licensed: a
+    /// picture added by its address has no licence a link may share, docs/licences.md); answers the gallery's
+    /// id and its items' titles in the owner's order.
     private func ownerGallery(_ browser: Browser, _ app: WebApp, name: String, images: [String]) async throws
         -> (id: String, titles: [String])
     {
         try await browser.signIn(app, Self.owner.name, Self.owner.password)
         let gallery = try await browser.createGallery(name)
-        for image in images { try await browser.addImage(app.standInImage(image), to: gallery.id) }
+        for image in images {
+            let search = try await browser.api("GET", "/api/search?q=\(image)&scope=pixabay")
+            let item = try #require(search["sections"]?.array?.first?["items"]?.array?.first)
+            try await browser.api("POST", "/api/galleries/\(gallery.id)/items", ["item": item])
+        }
         let titles = try #require(try await browser.gallery(gallery.id).items).map(\.item.title)
         return (gallery.id, titles)
     }
@@ -94,7 +99,7 @@ struct PublicLinkUITests {
                     as: [String].self)
                 #expect(sources.count == 3 && sources.allSatisfy { $0.hasPrefix(page + "/img/") }, "\(sources)")
 
-                // The detail view: the second item, its licence in words and its credit.
+                // The detail view: the second item, what its licence allows and its credit.
                 try await visitor.waitFor("#public-grid .tile:nth-child(2) a").click()
                 try await visitor.waitUntil("the detail view") { try await !visitor.isHidden("#detail") }
                 #expect(try await visitor.text(of: "#detail-title") == copied.1[1])
@@ -104,7 +109,7 @@ struct PublicLinkUITests {
                         "const i = document.querySelector('#stage-image'); return i.complete && i.naturalWidth > 0"
                     ).bool == true
                 }
-                #expect(try await !visitor.text(of: "#detail-license-sentence").isEmpty)
+                #expect(try await !visitor.text(of: "#detail-reuse-label").isEmpty)
                 #expect(try await !visitor.text(of: "#detail-credit").isEmpty)
                 #expect(try await visitor.find("#detail-tags a") == nil, "tags lead to no search")
                 #expect(try await !visitor.overflowsSideways())

@@ -51,21 +51,26 @@ extension Browser {
         try await execute("return document.body.dataset.state ?? ''").string ?? ""
     }
 
-    /// The `alt` of every tile's image in the public grid, in page order.
+    /// The `alt` of every tile's image in the public grid, in page order (a restricted item's card: its title).
     func publicTileTitles() async throws -> [String] {
         try await execute(
-            "return [...document.querySelectorAll('#public-grid .tile')].map(t => t.querySelector('img')?.alt ?? '')",
-            as: [String].self)
+            """
+            return [...document.querySelectorAll('#public-grid .tile')]
+              .map(t => t.querySelector('img')?.alt ?? t.querySelector('.card-title')?.textContent ?? '')
+            """, as: [String].self)
     }
 
-    /// Waits until the public grid shows `count` tiles whose images have loaded.
+    /// Waits until the public grid shows `count` tiles whose images have loaded, a restricted item's card
+    /// (which has none) counting as one.
     func waitForPublicTiles(_ count: Int) async throws {
         try await waitUntil("\(count) public tiles with their images") {
             try await self.execute(
                 """
                 const tiles = [...document.querySelectorAll('#public-grid .tile')];
-                return tiles.length === arguments[0]
-                  && tiles.every(t => { const img = t.querySelector('img'); return img && img.complete && img.naturalWidth > 0; });
+                return tiles.length === arguments[0] && tiles.every(t => {
+                  const img = t.querySelector('img');
+                  return t.classList.contains('restricted-card') || (img && img.complete && img.naturalWidth > 0);
+                });
                 """, [JSONValue(count)]
             ).bool == true
         }

@@ -138,7 +138,7 @@ struct SearchStatesUITests {
         #expect(numbers.count == 3 && numbers[0] == tiles + numbers[2], "\(tiles) tiles: \(summary)")
         #expect(
             summary
-                == "\(numbers.first ?? 0) results from 5 sections · \(numbers.last ?? 0) copies shown with their pictures"
+                == "\(numbers.first ?? 0) loaded from 5 sections · \(numbers.last ?? 0) copies shown with their pictures"
         )
     }
 

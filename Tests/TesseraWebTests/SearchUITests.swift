@@ -24,7 +24,7 @@ struct SearchUITests {
                     return try await browser.tileCount() == 45
                 }
                 try await browser.waitUntil("the end of results") { try await !browser.isHidden("#end") }
-                #expect(try await browser.text(of: "#end").contains("End of results"))
+                #expect(try await browser.text(of: "#end") == "All 45 loaded.")
                 let pages = app.standIns.pixabay.state.requests.filter { $0["q"] == "fox" }.compactMap { $0["page"] }
                 #expect(pages == ["1", "2", "3"], "each page asked for once, in order")
                 let ids = try await browser.execute(

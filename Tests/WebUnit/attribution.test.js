@@ -1,59 +1,71 @@
-// Credit lines and licences in words (shared/attribution.js): the plain text is the server's character for
-// character (TesseraCore/Licensing/Attribution.swift; a browser test holds the two together on real items).
+// An item's credit in its forms (shared/attribution.js), from the server's `credit`: Markdown read from its
+// HTML and XML from the item's fields are the server's strings for the same item (TesseraCore/Licensing/
+// Attribution+Formats.swift; CreditsUITests holds the two together on real items).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-    attributionMarkdown, attributionText, attributionXML, isWebURL, licenseFacts, licenseSentence, reuseAllowed,
-    storeLink,
+    creditMarkdown, creditXML, isRestricted, isWebURL, reuseAllowed, storeLink,
 } from '../../Sources/TesseraServer/Web/shared/attribution.js';
 
-const ccBy = { id: 'cc-by', name: 'CC BY 2.0', url: 'https://creativecommons.org/licenses/by/2.0/' };
+const deed = 'https://creativecommons.org/licenses/by/2.0/';
+const credit = {
+    badge: 'CC BY', deed, licenseName: 'CC BY 2.0', label: 'CC BY 2.0: you may reuse it with credit', reusable: true,
+    html: '<p class="attribution">“<a href="https://flickr.com/photos/1" rel="noopener noreferrer">Red fox</a>” by '
+        + '<a href="https://flickr.com/ada" rel="noopener noreferrer">Ada</a> is licensed under '
+        + `<a href="${deed}" rel="noopener noreferrer">CC BY 2.0</a>. Source: `
+        + '<a href="https://flickr.com/photos/1" rel="noopener noreferrer">Flickr</a></p>',
+    text: `“Red fox” by Ada is licensed under CC BY 2.0. To view a copy of this license, visit ${deed}. Source: `
+        + 'Flickr, https://flickr.com/photos/1',
+};
 const fox = {
     id: 'flickr:1', source: 'flickr', title: ' Red fox ', creator: { name: 'Ada', url: 'https://flickr.com/ada' },
-    license: ccBy, pageURL: 'https://flickr.com/photos/1',
+    license: { id: 'cc-by-2.0', name: 'Attribution License' }, pageURL: 'https://flickr.com/photos/1', credit,
 };
 
-test('a credit line: title, creator, licence with its address, source', () => {
-    assert.equal(attributionText(fox), '“Red fox” by Ada is licensed under CC BY 2.0. To view a copy of this '
-        + 'license, visit https://creativecommons.org/licenses/by/2.0/. Source: Flickr, https://flickr.com/photos/1');
+test('Markdown from the credit’s HTML: each link as [text](href), the rest as text', () => {
+    assert.equal(creditMarkdown(credit.html), '“[Red fox](https://flickr.com/photos/1)” by '
+        + '[Ada](https://flickr.com/ada) is licensed under [CC BY 2.0](https://creativecommons.org/licenses/by/2.0/). '
+        + 'Source: [Flickr](https://flickr.com/photos/1)');
 });
 
-test('CC0 and the Public Domain Mark mark; an unknown licence is said to be unknown', () => {
-    const cc0 = { ...fox, license: { id: 'cc0', name: 'CC0 1.0' } };
-    assert.match(attributionText(cc0), /^“Red fox” by Ada is marked with CC0 1\.0\. Source:/);
-    const unknown = { ...fox, creator: null, license: { id: 'unknown', name: 'Whatever' } };
-    assert.equal(attributionText(unknown), '“Red fox” is under an unknown licence. Source: Flickr, '
-        + 'https://flickr.com/photos/1');
+test('Markdown escapes what would start markup, read from the HTML’s escaped text', () => {
+    const html = '<p class="attribution">“<a href="https://example.org/a_(b)" rel="noopener noreferrer">'
+        + 'A *bold* [fox] &amp; &lt;hound&gt;</a>” by Ada_B &#39;Q&#39;. All rights reserved (© Ada): ask the '
+        + 'creator before any reuse.</p>';
+    assert.equal(creditMarkdown(html), '“[A \\*bold\\* \\[fox\\] \\& \\<hound\\>](https://example.org/a_%28b%29)” '
+        + 'by Ada\\_B \'Q\'. All rights reserved (© Ada): ask the creator before any reuse.');
 });
 
-test('all rights reserved, with the service’s own wording when it says more', () => {
-    const reserved = (name) => attributionText({ ...fox, license: { id: 'all-rights-reserved', name } });
-    assert.match(reserved('All Rights Reserved'), /Ada\. All rights reserved\. Source:/);
-    assert.match(reserved('© Ada 2020'), /Ada\. All rights reserved \(© Ada 2020\)\. Source:/);
+test('Markdown makes no link of an address that is not a web address, and keeps no other tag', () => {
+    const html = '<p class="attribution"><a href="javascript:alert(1)">x</a> <b>y</b></p>';
+    assert.equal(creditMarkdown(html), 'x y');
+    assert.equal(creditMarkdown(undefined), '');
 });
 
-test('a person’s own item names no service, and an item without a title is untitled', () => {
-    const upload = { source: 'upload', title: '', license: { id: 'unknown' }, pageURL: 'https://example.org/a.jpg' };
-    assert.equal(attributionText(upload), '“Untitled” is under an unknown licence. Source: https://example.org/a.jpg');
-});
-
-test('Markdown escapes what would start markup and links only to web addresses', () => {
-    const item = { ...fox, title: 'A *bold* [fox]', creator: { name: 'Ada_B', url: 'javascript:alert(1)' } };
-    assert.equal(attributionMarkdown(item), '“[A \\*bold\\* \\[fox\\]](https://flickr.com/photos/1)” by Ada\\_B is '
-        + 'licensed under [CC BY 2.0](https://creativecommons.org/licenses/by/2.0/). Source: '
-        + '[Flickr](https://flickr.com/photos/1)');
-});
-
-test('XML escapes every value', () => {
-    const item = { ...fox, title: 'Fox & <hound>', creator: { name: 'Ada "A"' } };
-    assert.equal(attributionXML(item), [
+test('XML: the item’s title and creator, the licence’s id, short name and deed, the source', () => {
+    assert.equal(creditXML(fox), [
         '<attribution>',
-        '  <title>Fox &amp; &lt;hound&gt;</title>',
-        '  <creator>Ada &quot;A&quot;</creator>',
-        '  <license id="cc-by" url="https://creativecommons.org/licenses/by/2.0/">CC BY 2.0</license>',
+        '  <title>Red fox</title>',
+        '  <creator url="https://flickr.com/ada">Ada</creator>',
+        `  <license id="cc-by-2.0" url="${deed}">CC BY 2.0</license>`,
         '  <source url="https://flickr.com/photos/1">Flickr</source>',
         '</attribution>',
     ].join('\n'));
+});
+
+test('XML escapes every value; a person’s own item names its page as the source', () => {
+    const item = { source: 'web', title: 'Fox & <hound>', creator: { name: 'Ada "A"', url: 'javascript:x' },
+        license: { id: 'unknown' }, pageURL: 'https://example.org/a.jpg',
+        credit: { licenseName: 'Licence unknown' } };
+    assert.equal(creditXML(item), [
+        '<attribution>',
+        '  <title>Fox &amp; &lt;hound&gt;</title>',
+        '  <creator>Ada &quot;A&quot;</creator>',
+        '  <license id="unknown">Licence unknown</license>',
+        '  <source url="https://example.org/a.jpg">https://example.org/a.jpg</source>',
+        '</attribution>',
+    ].join('\n'));
+    assert.match(creditXML({ title: '' }), /<title>Untitled<\/title>\n {2}<license id="unknown">Licence unknown/);
 });
 
 test('only http and https addresses are web addresses', () => {
@@ -65,32 +77,22 @@ test('only http and https addresses are web addresses', () => {
     assert.ok(!isWebURL(null));
 });
 
-test('what a licence lets a person do, in one sentence', () => {
-    assert.equal(licenseSentence(ccBy), 'Free to use with credit to the creator, commercial use and changes allowed.');
-    const byNcSa = { name: 'CC BY-NC-SA 4.0', url: 'https://creativecommons.org/licenses/by-nc-sa/4.0/' };
-    assert.equal(licenseSentence(byNcSa), 'Free to use with credit to the creator, not for commercial purposes, '
-        + 'changed versions under this same licence.');
-    assert.match(licenseSentence({ name: 'CC0 1.0' }), /^No rights reserved/);
-    assert.match(licenseSentence({ name: 'Pixabay Content License' }), /^Free to use, commercial use too/);
-    assert.match(licenseSentence({}), /does not say how this may be used/);
-    assert.equal(licenseSentence({ name: 'Odd Licence' }), 'Under “Odd Licence”: read its terms before reusing it.');
+test('reuse is the server’s word, the person’s own items always; without a credit, the licence id', () => {
+    assert.ok(reuseAllowed(fox));
+    assert.ok(!reuseAllowed({ ...fox, credit: { ...credit, reusable: false } }));
+    assert.ok(reuseAllowed({ source: 'upload', license: { id: 'unknown' }, credit: { reusable: false } }));
+    assert.ok(reuseAllowed({ source: 'flickr', license: { id: 'cc-by-nc-2.0' } }));
+    assert.ok(!reuseAllowed({ source: 'flickr', license: { id: 'all-rights-reserved' } }));
+    assert.ok(!reuseAllowed({ source: 'flickr' }));
 });
 
-test('reuse is allowed by open licences and the person’s own items, not by reserved rights or a store', () => {
-    assert.ok(reuseAllowed(fox));
-    assert.ok(reuseAllowed({ source: 'upload', license: { id: 'unknown' } }));
-    assert.ok(!reuseAllowed({ source: 'flickr', license: { name: 'All Rights Reserved' } }));
-    assert.ok(!reuseAllowed({ source: 'flickr' }));
+test('a store’s item links to its store page; a restricted item is one whose credit is not reusable', () => {
     const song = { source: 'itunes', kind: 'song', pageURL: 'https://music.apple.com/x',
-        license: { name: 'Preview courtesy of iTunes', url: 'https://www.apple.com/legal/' } };
-    assert.ok(!reuseAllowed(song));
+        license: { id: 'all-rights-reserved' }, credit: { badge: '©', reusable: false } };
     assert.deepEqual(storeLink(song), { url: 'https://music.apple.com/x', label: 'View in Apple Music' });
     assert.equal(storeLink(fox), null);
-});
-
-test('the server’s licence facts in plain words', () => {
-    const facts = { id: 'cc-by-nc', allowsCommercialUse: false, allowsModification: true, requiresCredit: true };
-    assert.equal(licenseFacts(facts), 'Not for commercial use. You may change it. Credit required.');
-    assert.equal(licenseFacts({ id: 'cc-by' }), '', 'nothing without the facts');
-    assert.match(licenseFacts({ id: 'unknown', allowsCommercialUse: false }), /^Licence unknown/);
+    assert.ok(isRestricted(song));
+    assert.ok(!isRestricted(fox));
+    assert.ok(!isRestricted({ source: 'local', credit: { reusable: false } }), 'the person’s own');
+    assert.ok(!isRestricted({ source: 'flickr' }), 'no credit: the server decides');
 });

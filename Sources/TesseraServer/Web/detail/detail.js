@@ -3,9 +3,7 @@
 // a swipe), credits, actions, the metadata sheet, and a page of its own for an item that is gone.
 import * as api from '../shared/api.js';
 import { $, $$, h, toast, copyText, copyRich } from '../shared/dom.js';
-import {
-    attributionText, attributionHTML, attributionMarkdown, attributionXML, isWebURL,
-} from '../shared/attribution.js';
+import { creditMarkdown, creditXML, isWebURL } from '../shared/attribution.js';
 import { renderInfo, clearInfo, metadataRows } from './info.js';
 import { renderKind, clearKind, stopPlayer } from './kind.js';
 import { renderCopies } from './copies.js';
@@ -303,18 +301,19 @@ export class Detail {
                 }
                 break;
             }
+            // The credit is the server's (`item.credit`): rich text where the browser takes it (pastes with
+            // its links) with the plain text beside it, or one form of it.
             case 'copy-text':
-                // Rich text where the browser takes it (pastes with its links), the plain text beside it.
-                if (await copyRich(attributionHTML(item), attributionText(item))) toast('Attribution copied');
+                if (await copyRich(item.credit.html, item.credit.text)) toast('Attribution copied');
                 break;
             case 'copy-html':
-                if (await copyText(attributionHTML(item))) toast('Attribution copied as HTML');
+                if (await copyText(item.credit.html)) toast('Attribution copied as HTML');
                 break;
             case 'copy-markdown':
-                if (await copyText(attributionMarkdown(item))) toast('Attribution copied as Markdown');
+                if (await copyText(creditMarkdown(item.credit.html))) toast('Attribution copied as Markdown');
                 break;
             case 'copy-xml':
-                if (await copyText(attributionXML(item))) toast('Attribution copied as XML');
+                if (await copyText(creditXML(item))) toast('Attribution copied as XML');
                 break;
             case 'metadata':
                 this.showMetadata(item);

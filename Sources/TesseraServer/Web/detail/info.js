@@ -1,7 +1,8 @@
-// The detail view's side panel: creator, licence and what it allows, size, the credit line on screen, tags
-// as links that filter, and the metadata sheet without rows that say the same thing twice.
+// The detail view's side panel: first what a person may do with the item (its badge and the server's label),
+// then creator, licence, size, the credit line on screen, tags as links that filter, and the metadata sheet
+// without rows that say the same thing twice.
 import { $, h, formatNumber } from '../shared/dom.js';
-import { attributionText, isWebURL, licenseFacts, licenseSentence } from '../shared/attribution.js';
+import { isWebURL } from '../shared/attribution.js';
 
 const link = (url, text) =>
     (isWebURL(url) ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text) : text);
@@ -17,18 +18,23 @@ const dimensions = (image) =>
 
 /** Fills the panel for `item`. `tagURL(tag)` is where a tag leads (the results, filtered by it), if anywhere. */
 export function renderInfo(item, { catalog, tagURL }) {
+    // `credit` is the server's (docs/licences.md); an answer cached before it had one shows the service's name.
+    const credit = item.credit;
+    $('#detail-reuse').hidden = !credit?.label;
+    $('#detail-badge').textContent = credit?.badge ?? '';
+    $('#detail-badge').dataset.reusable = String(Boolean(credit?.reusable));
+    $('#detail-reuse-label').textContent = credit?.label ?? '';
     $('#detail-creator').replaceChildren(item.creator?.name ? link(item.creator.url, item.creator.name) : 'unknown');
-    $('#detail-license').replaceChildren(item.license?.name ? link(item.license.url, item.license.name) : 'not stated');
-    $('#detail-license-facts').textContent = licenseFacts(item.license);
-    $('#detail-license-sentence').textContent = licenseSentence(item.license);
+    const license = credit ? link(credit.deed, credit.licenseName) : item.license?.name;
+    $('#detail-license').replaceChildren(license || 'not stated');
     $('#detail-size').textContent = [dimensions(largest(item)), catalog.sourceTitle(item.source)]
         .filter(Boolean).join(' · ');
     const page = $('#detail-page');
     page.hidden = !isWebURL(item.pageURL);
     page.textContent = `View on ${catalog.sourceTitle(item.source)}`;
     if (isWebURL(item.pageURL)) page.href = item.pageURL;
-    $('#detail-credit').textContent = attributionText(item);
-    $('#detail-credit-block').hidden = false;
+    $('#detail-credit').textContent = credit?.text ?? '';
+    $('#detail-credit-block').hidden = !credit?.text;
     // Without `tagURL` (a public link's page, which has no search) tags are words, not links.
     $('#detail-tags').replaceChildren(...(item.tags ?? []).map((tag) => h('li', {}, tagURL
         ? h('a', { href: tagURL(tag), 'data-nav': true, 'aria-label': `Results tagged ${tag}` }, tag)
@@ -39,8 +45,7 @@ export function clearInfo() {
     for (const id of ['#detail-creator', '#detail-license', '#detail-size', '#detail-page', '#detail-tags']) {
         $(id).replaceChildren();
     }
-    $('#detail-license-facts').textContent = '';
-    $('#detail-license-sentence').textContent = '';
+    $('#detail-reuse').hidden = true;
     $('#detail-credit').textContent = '';
     $('#detail-credit-block').hidden = true;
     $('#detail-copies').hidden = true;
@@ -61,7 +66,7 @@ export function metadataRows(item, catalog) {
     return [
         ['Title', item.title],
         ['Creator', item.creator?.name],
-        ['Licence', item.license?.name],
+        ['Licence', item.credit?.licenseName ?? item.license?.name],
         ['Service', catalog.sourceTitle(item.source)],
         ['Kind', item.kind],
         ['ID', item.id],

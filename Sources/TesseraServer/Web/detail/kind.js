@@ -89,12 +89,15 @@ function show(selector, value, text) {
     element.textContent = present ? text(value) : '';
 }
 
-/** Download and the credit actions where the licence allows reuse; the store's page where it sells the item. */
+/**
+ * Download and the credit actions where the licence allows reuse (the credit's only with the server's
+ * `credit`, which an answer cached before it lacks); the store's page where it sells the item.
+ */
 function renderActions(item) {
     const allowed = reuseAllowed(item);
     const actions = ['download', 'copy-text', 'copy-html', 'copy-markdown', 'copy-xml'];
     for (const button of $$(actions.map((action) => `#detail [data-action="${action}"]`).join(', '))) {
-        button.hidden = !allowed;
+        button.hidden = !allowed || (button.dataset.action !== 'download' && !item.credit);
     }
     const store = storeLink(item);
     $('#detail-store').hidden = !store;

@@ -77,10 +77,10 @@ export const changes = {
             await this.mutate(() => api.removeFromGallery(galleryID, id), galleryID);
             // Undo adds the same item again; the server keeps a removed item's copy until it restarts, so even
             // an import (whose image is that copy) comes back. It puts back what the person just removed, so it
-            // never asks about another copy of the picture still in the gallery.
-            toast(`Removed “${item.title}”`, {
-                action: 'Undo', onAction: () => this.addMany([{ item, allowNearDuplicate: true }], index, galleryID),
-            });
+            // never asks about another copy of the picture still in the gallery, nor whether to keep it.
+            const again = { item, allowNearDuplicate: true, kept: true };
+            toast(`Removed “${item.title}”`,
+                { action: 'Undo', onAction: () => this.addMany([again], index, galleryID) });
         } catch (error) {
             toast(error.message);
         }

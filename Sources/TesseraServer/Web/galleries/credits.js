@@ -3,7 +3,10 @@
 // Everything from the server goes in as text; the HTML is only ever copied, never put in the page.
 import * as api from '../shared/api.js';
 import { $, $$, h, toast, copyText, copyRich } from '../shared/dom.js';
-import { isWebURL, licenseFacts } from '../shared/attribution.js';
+import { isWebURL } from '../shared/attribution.js';
+
+/** Licences that allow no reuse: their credit line says to ask, and yes/no flags would read as permission. */
+const CLOSED = ['unknown', 'all-rights-reserved'];
 
 /** Where the credits come from: a gallery's own routes; a public link's page passes its own (public/public.js). */
 const galleryCredits = {
@@ -59,22 +62,30 @@ export class CreditsSheet {
         this.setCopying(count > 0);
     }
 
+    /**
+     * One item: its credit line, then the licence's name linked to its deed and what it lets a person do, from
+     * the entry's `credit` (the server's label) when it has one, else from its licence.
+     */
     entry(item) {
         const license = item.license;
-        const name = license.id === 'unknown' ? 'Unknown licence' : license.name;
-        const licenseName = isWebURL(license.url)
-            ? h('a', { href: license.url, target: '_blank', rel: 'noopener noreferrer' }, name)
+        const credit = item.credit;
+        const name = credit?.licenseName ?? (license.id === 'unknown' ? 'Licence unknown' : license.name);
+        const url = credit ? credit.deed : license.url;
+        const licenseName = isWebURL(url)
+            ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, name)
             : h('span', {}, name);
+        // The label is "CC BY 2.0: you may reuse it with credit": its name part is the link.
+        const reuse = credit?.label?.startsWith(`${name}: `) ? credit.label.slice(name.length) : '';
         const flag = (allowed, yes, no) =>
             h('span', { class: `credit-flag ${allowed ? 'yes' : 'no'}` }, allowed ? yes : no);
-        const flags = license.id === 'unknown' ? [] : [
+        const flags = CLOSED.includes(license.id) ? [] : [
             flag(license.allowsCommercialUse, 'Commercial use', 'No commercial use'),
             flag(license.allowsModification, 'Changes allowed', 'No changes'),
             flag(!license.requiresCredit, 'No credit required', 'Credit required'),
         ];
         return h('li', { class: 'credits-item', 'data-id': item.id, 'data-license': license.id },
             h('p', { class: 'credit-text' }, item.text),
-            h('p', { class: 'credit-license' }, licenseName, ' · ', licenseFacts(license)),
+            h('p', { class: 'credit-license' }, licenseName, reuse),
             flags.length ? h('p', { class: 'credit-flags' }, ...flags) : '');
     }
 

@@ -15,6 +15,19 @@ const images = (n) => `${formatNumber(n)} ${n === 1 ? 'image' : 'images'}`;
 const localDay = (date) =>
     `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
+/**
+ * What a link's visitors see of the gallery's restricted items (`restrictedCount`: all rights reserved or of
+ * unknown licence, docs/licences.md), or null when it shows none: a view link, and a drop link that shows
+ * the gallery's items.
+ */
+export function restrictedNote(link) {
+    const count = link.restrictedCount ?? 0;
+    if (count < 1 || (link.kind === 'drop' && !link.showItems)) return null;
+    const pictures = count === 1 ? '1 picture is' : `${formatNumber(count)} pictures are`;
+    return `${pictures} all rights reserved or of unknown licence: visitors see a card with the title, creator ` +
+        'and a link to the source, not the picture.';
+}
+
 /** The link's facts, one short line each. */
 export function linkFacts(link, now = new Date()) {
     const last = link.lastOpenedAt ? `, last ${dateTime.format(new Date(link.lastOpenedAt))}` : '';
@@ -90,13 +103,18 @@ export class LinksSection {
 
     row(link) {
         const url = new URL(link.url, location.origin).href;
+        const note = restrictedNote(link);
+        const noteID = `link-restricted-${link.id}`;
         return h('li', { class: 'link-row', 'data-link': link.id, 'data-kind': link.kind },
             h('p', { class: 'link-head' },
                 h('span', { class: 'link-kind' }, KINDS[link.kind] ?? link.kind),
                 h('span', { class: 'link-url', title: url }, url)),
             h('ul', { class: 'link-facts', role: 'list' }, ...linkFacts(link).map((fact) => h('li', {}, fact))),
+            note ? h('p', { class: 'link-restricted', id: noteID }, note) : null,
             h('p', { class: 'link-buttons' },
-                h('button', { type: 'button', 'data-action': 'copy' }, 'Copy link'),
+                // Focus lands on Copy link once a link is made: the note is read with it.
+                h('button', { type: 'button', 'data-action': 'copy', 'aria-describedby': note ? noteID : null },
+                    'Copy link'),
                 h('button', {
                     type: 'button', class: 'danger', 'data-action': 'revoke',
                     'aria-label': `Revoke this ${KINDS[link.kind]?.toLowerCase() ?? 'link'}`,

@@ -1,7 +1,9 @@
 // A public link's items: tiles in the owner's order, each opening in the app's detail view at
 // `/s/{slug}?item={id}` (so Back closes it and the address can be shared), with previous and next through
-// the grid. Only the gallery's stored copies are shown: never the source's own images or previews.
-import { $ } from '../shared/dom.js';
+// the grid. Only the gallery's stored copies are shown: never the source's own images or previews. A
+// restricted item (its licence allows no sharing of copies) is a card with no picture, linking to its source.
+import { $, h } from '../shared/dom.js';
+import { isWebURL } from '../shared/attribution.js';
 import { tile, watchImages } from '../shared/tiles.js';
 import { enableGridKeys } from '../shared/keyboard.js';
 import { Detail } from '../detail/detail.js';
@@ -13,6 +15,7 @@ export function sharedItem(galleryItem) {
     return {
         ...item,
         shareID: galleryItem.id,
+        restricted: Boolean(galleryItem.restricted),
         thumbnail: image?.thumbnail ?? null,
         preview: image?.preview ?? null,
         full: image?.original ?? null,
@@ -67,6 +70,7 @@ export class SharedGrid {
 
     tileFor(id) {
         const item = this.items.get(id);
+        if (item.restricted) return restrictedCard(item, this.catalog.sourceTitle(item.source));
         return tile(item, this.catalog.sourceTitle(item.source),
             { href: this.itemURL(id), link: { 'data-shared-item': id }, id });
     }
@@ -82,10 +86,15 @@ export class SharedGrid {
         this.follow();
     }
 
-    /** Shows what the address says: one item over the grid, or the grid alone. */
+    /** Shows what the address says: one item over the grid, or the grid alone (a restricted item has no view). */
     follow() {
         const id = new URLSearchParams(location.search).get('item');
         const item = id ? this.items.get(id) : null;
+        if (item?.restricted) {
+            history.replaceState(null, '', location.pathname);
+            this.follow();
+            return;
+        }
         if (item) {
             const link = this.linkFor(id);
             if (link && this.detail.isOpen) {
@@ -115,4 +124,24 @@ export class SharedGrid {
         const next = index < 0 ? null : links[index + step];
         return next ? this.items.get(next.dataset.sharedItem) ?? null : null;
     }
+}
+
+/**
+ * A restricted item as the link shows it: its title, creator and what its licence allows, and its page at
+ * the source; the server sends no picture for it (docs/accounts.md), so the card asks for none.
+ */
+function restrictedCard(item, sourceTitle) {
+    const label = item.credit?.label ?? 'Ask the creator before any reuse';
+    const page = isWebURL(item.pageURL)
+        ? h('a', { class: 'card-source', href: item.pageURL, target: '_blank', rel: 'noopener noreferrer',
+            'aria-label': `View at source: “${item.title}” on ${sourceTitle}` }, 'View at source')
+        : null;
+    return h('li', { class: 'tile restricted-card', role: 'listitem', 'data-id': item.shareID },
+        h('div', { class: 'card-body' },
+            item.credit?.badge ? h('span', { class: 'badge', 'data-reusable': 'false', 'aria-hidden': 'true' },
+                item.credit.badge) : null,
+            h('p', { class: 'card-title' }, item.title || 'Untitled'),
+            item.creator?.name ? h('p', { class: 'card-creator' }, `by ${item.creator.name}`) : null,
+            h('p', { class: 'card-label' }, label),
+            page));
 }

@@ -2,11 +2,14 @@
 // a phone (below 600 px) one "Filters" button opening a sheet with every filter. Both are drawn from the
 // same definitions (filters.js) and show the same state; CSS shows the one that fits. Every choice is a
 // toggle button (`aria-pressed`) and goes to the address at once, which runs the search again: the bar
-// keeps no state the address does not have.
+// keeps no state the address does not have. "Only what I may use" is a switch on the bar itself at every size,
+// a licence value (`reusable`) kept out of the licence panel; Clear all leaves it as it is.
 import { $, $$, h } from '../shared/dom.js';
 import {
-    FILTERS, chosen, chosenCount, filterDefinition, listedValues, toggled, valueLabel,
+    FILTERS, REUSABLE, chosen, chosenCount, filterDefinition, listedValues, mayUseOnly, panelValues, toggled,
+    valueLabel, withMayUseOnly,
 } from '../shared/filters.js';
+import { rememberMayUseOnly } from './reuse.js';
 
 export class FilterBar {
     /** `onChange(filters)` when a choice is made; the caller puts them in the address. */
@@ -18,8 +21,11 @@ export class FilterBar {
         this.clearButton = h('button', { type: 'button', class: 'filter-clear', hidden: true }, 'Clear all');
         this.openButton = h('button', { type: 'button', class: 'filter-open', 'aria-haspopup': 'dialog' },
             'Filters', h('span', { class: 'filter-count', hidden: true }));
-        this.bar.append(this.openButton, h('div', { class: 'filter-chips' }, this.chips.map((c) => c.group)),
-            this.clearButton);
+        this.reuseSwitch = h('button', { type: 'button', class: 'chip reuse', 'data-filter': 'license',
+            'data-value': REUSABLE, 'aria-pressed': 'false' },
+        h('span', { class: 'reuse-mark', 'aria-hidden': 'true' }), valueLabel('license', REUSABLE));
+        this.bar.append(this.reuseSwitch, this.openButton,
+            h('div', { class: 'filter-chips' }, this.chips.map((c) => c.group)), this.clearButton);
         this.sheet = this.buildSheet();
         document.body.append(this.sheet);
 
@@ -53,7 +59,7 @@ export class FilterBar {
         this.filters = { ...filters };
         const count = chosenCount(filters);
         for (const { filter, button } of this.chips) {
-            const values = chosen(filters, filter.name);
+            const values = panelValues(filters, filter.name);
             button.classList.toggle('active', values.length > 0);
             button.firstChild.textContent = values.length === 0 ? filter.title
                 : values.length === 1 ? `${filter.title}: ${valueLabel(filter.name, values[0])}`
@@ -74,6 +80,7 @@ export class FilterBar {
 
     choose(option) {
         const { filter: name, value } = option.dataset;
+        if (value === REUSABLE) rememberMayUseOnly(!mayUseOnly(this.filters));
         // A single choice closes its chip's panel; licences (several at once) leave it open.
         if (!filterDefinition(name).multiple && option.closest('.filter-panel')) {
             this.closePanels();
@@ -84,7 +91,7 @@ export class FilterBar {
 
     clearAll() {
         this.closePanels();
-        this.onChange({});
+        this.onChange(withMayUseOnly({}, mayUseOnly(this.filters)));
     }
 
     closePanels() {
@@ -164,7 +171,7 @@ export class FilterBar {
         for (const filter of FILTERS.filter((f) => f.multiple)) {
             const lists = $$(`[data-values="${filter.name}"]`, root);
             const target = lists[lists.length - 1];
-            const values = chosen(this.filters, filter.name);
+            const values = panelValues(this.filters, filter.name);
             for (const extra of $$('button.extra', target)) {
                 if (!values.includes(extra.dataset.value)) extra.remove();
             }

@@ -1,7 +1,9 @@
 // One picture, shown once (docs/duplicates.md): the search stream's `groups` event names the items of a page that
-// are copies of one picture. Each group folds into one tile, in the place of its first copy on the page,
-// showing the representative (the copy whose licence allows the most) and saying where the other copies are.
+// are copies of one picture. Each group folds into one tile: the representative's own (the copy whose licence
+// allows the most, as the server chose it), in its own section's row, saying where the other copies are.
 import { h, formatNumber } from '../shared/dom.js';
+import { nameList } from './failures.js';
+import { linkName } from '../shared/tiles.js';
 
 /** "Flickr", "Flickr and Openverse", "Flickr, Openverse and Wikimedia Commons": for the screen reader. */
 const spoken = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
@@ -47,12 +49,14 @@ export class Folding {
             const ordered = [representative, ...members.filter((id) => id !== representative)];
             const recorded = { items: ordered, representative };
             for (const id of ordered) this.groupOf.set(id, recorded);
-            let shown = tiles[0];
-            if (shown.dataset.id !== representative) {
+            // The representative's own tile, in its own section's row: a Commons picture never stands in
+            // Openverse's. Were it missing (its row's tail is drawn first), the first copy's place would take it.
+            let shown = tiles.find((element) => element.dataset.id === representative);
+            if (!shown) {
                 shown = this.makeTile(items.get(representative));
                 tiles[0].replaceWith(shown);
             }
-            for (const element of tiles.slice(1)) element.remove();
+            for (const element of tiles) if (element !== shown) element.remove();
             for (const id of ordered.slice(1)) this.folded.add(id);
             this.label(shown, items.get(representative), ordered.slice(1));
         }
@@ -61,24 +65,34 @@ export class Folding {
 
     /** The tile's line, "also on Flickr, Openverse", and its link's name for a screen reader. */
     label(element, item, others) {
-        const own = this.place(item.id);
+        // Never the row it stands in (in one service's grid, the representative's own section).
+        const row = element.closest('.section')?.dataset.section;
+        const own = row ? this.results.catalog.section(row)?.title ?? row : this.place(item.id);
         const elsewhere = [...new Set(others.map((id) => this.place(id)))].filter((name) => name !== own);
         const text = elsewhere.length ? `also on ${elsewhere.join(', ')}` : `${others.length + 1} copies here`;
         const words = elsewhere.length ? `also on ${spoken(elsewhere)}` : `${others.length + 1} copies here`;
         element.classList.add('grouped');
         element.querySelector('.tile-copies')?.remove();
         element.querySelector('a').append(h('span', { class: 'tile-copies', 'aria-hidden': 'true' }, text));
-        element.querySelector('a').setAttribute('aria-label', `${item.title}, ${words}`);
+        element.querySelector('a').setAttribute('aria-label', linkName(item, words));
     }
 
-    /** A row whose every picture folded into tiles above says so, rather than leaving a gap under its name. */
+    /**
+     * A row whose every picture folded into other rows' tiles says where they are, rather than leaving a gap
+     * under its name.
+     */
     noteEmptyRows() {
-        for (const section of this.results.container.querySelectorAll('.section:not(.pending):not(.note)')) {
+        const { container, owners } = this.results;
+        for (const section of container.querySelectorAll('.section:not(.pending)')) {
             const strip = section.querySelector('.strip');
             if (!strip || strip.querySelector('.tile') || this.results.tails.holdsAny(strip)) continue;
+            const id = section.dataset.section;
+            const rows = [...new Set([...this.folded].filter((copy) => owners.get(copy) === id)
+                .map((copy) => this.place(this.groupOf.get(copy).representative)))];
             section.classList.add('folded');
-            strip.replaceWith(h('p', { class: 'fold-note', role: 'note' },
-                'Every picture here is also in a row above, shown once with its other copies.'));
+            strip.replaceWith(h('p', { class: 'fold-note', role: 'note' }, rows.length
+                ? `Every picture here is shown once with its other copies, under ${nameList(rows)}.`
+                : 'Every picture here is shown once with its other copies.'));
         }
     }
 

@@ -3,9 +3,12 @@
 // again by itself at once: its line has Try again, which a person presses or which counts down first
 // (retryline.js, docs/web.md "Failures").
 import * as api from '../shared/api.js';
-import { $, h, formatNumber } from '../shared/dom.js';
+import { $, h } from '../shared/dom.js';
+import { excludesAllRightsReserved, mayUseOnly } from '../shared/filters.js';
 import { skeletonTiles } from '../shared/tiles.js';
+import { SERVICE_LIMITS, endText, gridSummary, placeOf } from './counts.js';
 import { filterNote, failureText, mayPass, requestFailureText, requestMayPass } from './failures.js';
+import { isStore, storeScopeSentence } from './leftout.js';
 import { backOff, retryLine } from './retryline.js';
 
 export class PagedGrid {
@@ -41,7 +44,11 @@ export class PagedGrid {
     }
 
     start() {
-        const { q, scope } = this.results.query;
+        const { q, scope, filters } = this.results.query;
+        const section = this.results.catalog.section(scope);
+        if (section && isStore(section) && excludesAllRightsReserved(filters)) {
+            this.results.showLeftOut(storeScopeSentence(section.title, mayUseOnly(filters)));
+        }
         this.list = h('ul', { class: this.results.tilesClass('grid', scope), role: 'list',
             'aria-label': `Results for ${q}` }, skeletonTiles(12));
         this.results.showLayout();
@@ -141,14 +148,23 @@ export class PagedGrid {
         this.loadMoreButton.textContent = this.loading ? 'Loading…' : 'Load more';
         const finished = single && this.page > 0 && !this.hasMore && !this.loading;
         this.end.hidden = !finished || items.size === 0;
-        this.end.textContent = `End of results: ${formatNumber(items.size)} loaded.`;
+        if (finished) {
+            this.end.textContent = endText({ loaded: items.size, total: this.total, ...this.service(),
+                read: this.page * 20, checked: this.checked });
+        }
         if (finished && items.size === 0) this.results.showEmpty();
     }
 
-    /** The summary's count: "40 of 1,204 results", or "40 loaded" when the service gives no total. */
+    /** The service of the section shown: its name, where its results are, how many of a search it lets apps reach. */
+    service() {
+        const { catalog, query } = this.results;
+        const source = catalog.section(query.scope)?.source ?? query.scope;
+        const service = catalog.sourceTitle(source);
+        return { service, place: placeOf(query.scope, service), limit: SERVICE_LIMITS[source] ?? null };
+    }
+
+    /** The summary's count: "40 of 1,204 loaded", "40 loaded · about 8,740 on Pixabay", or "40 loaded" (counts.js). */
     countText(loaded) {
-        return this.total == null
-            ? `${formatNumber(loaded)} loaded`
-            : `${formatNumber(loaded)} of ${formatNumber(this.total)} results`;
+        return gridSummary({ loaded, total: this.total, ...this.service() });
     }
 }

@@ -6,7 +6,8 @@ import { go } from '../shared/router.js';
 import { galleryURL } from '../shared/routes.js';
 import { nameProblem } from '../shared/galleryname.js';
 import { icon } from '../shared/icons.js';
-import { addAsking, notAdded } from '../shared/neardup.js';
+import { addAsking, Declined, notAdded } from '../shared/neardup.js';
+import { keepForReference } from '../shared/keepdialog.js';
 
 export class GalleryPicker {
     constructor() {
@@ -125,9 +126,14 @@ export async function addItem(gallery, item, holders = null) {
         toast(`Already in ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
         return false;
     }
+    // A restricted item's question comes before the "Adding…" toast, which would otherwise sit under it.
+    if (!(await keepForReference(item))) {
+        toast(notAdded(gallery.name, new Declined()));
+        return false;
+    }
     toast(`Adding to ${gallery.name}…`);
     try {
-        await addAsking(gallery.id, { item });
+        await addAsking(gallery.id, { item, kept: true });
         toast(`Added to ${gallery.name}`, { action: 'View', onAction: () => go(galleryURL(gallery.id)) });
         document.dispatchEvent(new CustomEvent('tessera:held', { detail: { id: item.id, gallery } }));
         return true;

@@ -31,6 +31,7 @@ export class Results {
         this.container = $('#results');
         this.banners = $('#banners');
         this.summary = $('#summary');
+        this.leftOut = $('#left-out');
         this.filterEmpty = $('#filter-empty');
         $('#filter-clear').addEventListener('click', () => this.filter.set(''));
         this.generation = 0;
@@ -86,6 +87,7 @@ export class Results {
         this.folding.reset();
         this.filter.reset(tag);
         this.banners.replaceChildren();
+        this.showLeftOut('');
         this.sections.reset();
         this.container.replaceChildren();
         this.filterEmpty.hidden = true;
@@ -228,6 +230,7 @@ export class Results {
             ? this.container.querySelectorAll('.tile:not(.skeleton):not([hidden])').length
             : loaded;
         const mode = this.query.scope === 'all' ? this.sections : this.pages;
+        if (mode === this.sections) this.sections.updateCounts();
         let text = mode.countText(loaded) + this.folding.summaryText();
         if (this.pages.checked.length) text += ` · ${checkedText(this.pages.checked)}`;
         if (this.filter.tag) text = `${formatNumber(visible)} tagged “${this.filter.tag}” · ${text}`;
@@ -253,11 +256,14 @@ export class Results {
 
     showEmpty() {
         if (this.container.querySelector('.empty')) return;
-        // Sections that could not apply a filter keep saying why, under the message.
-        const notes = this.container.querySelectorAll('.section.note');
-        this.container.replaceChildren(h('p', { class: 'empty', role: 'status' }, `No results for “${this.query.q}”.`),
-            ...notes);
+        this.container.replaceChildren(h('p', { class: 'empty', role: 'status' }, `No results for “${this.query.q}”.`));
         this.summary.textContent = '';
+    }
+
+    /** The sentence under the filter bar for what the filters left out (leftout.js), or none. */
+    showLeftOut(text) {
+        this.leftOut.textContent = text;
+        this.leftOut.hidden = !text;
     }
 
     setLayout(layout) {

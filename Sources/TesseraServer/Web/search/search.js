@@ -5,7 +5,9 @@ import { $ } from '../shared/dom.js';
 import * as router from '../shared/router.js';
 import { itemURL, searchURL } from '../shared/routes.js';
 import { FilterBar } from './filterbar.js';
-import { showServices } from './home.js';
+import { StartSwitch, showServices } from './home.js';
+import { withMayUseOnly } from '../shared/filters.js';
+import { rememberedMayUseOnly } from './reuse.js';
 import { GalleryPanel } from './panel.js';
 import { GalleryPicker } from './picker.js';
 import { lengthMessage, validQuery } from './query.js';
@@ -17,6 +19,9 @@ export class SearchScreen {
         this.catalog = catalog;
         this.box = box;
         showServices(catalog);
+        this.startSwitch = new StartSwitch();
+        /** Until the first address is drawn: a visit's first search starts with the switch as last left. */
+        this.fresh = true;
         this.results = new Results(catalog);
         this.results.onTagChange = (tag) => {
             const route = router.current();
@@ -51,6 +56,12 @@ export class SearchScreen {
      * start page; a search that cannot run leaves the query in the box with why. `focus` gets the focus back.
      */
     show(route, focus) {
+        const fresh = this.fresh;
+        this.fresh = false;
+        if (fresh && route.view === 'search' && !route.filters.license && rememberedMayUseOnly()) {
+            router.go(searchURL({ ...route, filters: withMayUseOnly(route.filters, true) }), { replace: true });
+            return;
+        }
         if (route.view === 'search' && validQuery(route.q) && this.catalog.isScope(route.scope)) {
             this.box.show(route);
             this.display('results');
@@ -81,6 +92,7 @@ export class SearchScreen {
     display(name) {
         $('#home').hidden = name !== 'home';
         $('#results-view').hidden = name !== 'results';
+        this.startSwitch.show(name === 'home');
     }
 
     /** A loaded result, by its source and the source's own id. */

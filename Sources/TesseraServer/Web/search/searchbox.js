@@ -4,6 +4,8 @@
 import { $, h } from '../shared/dom.js';
 import * as router from '../shared/router.js';
 import { searchURL } from '../shared/routes.js';
+import { withMayUseOnly } from '../shared/filters.js';
+import { rememberedMayUseOnly } from './reuse.js';
 import { lengthMessage, validQuery } from './query.js';
 
 export class SearchBox {
@@ -108,8 +110,11 @@ export class SearchBox {
     }
 }
 
-/** A new query or scope keeps the filters of the results on screen (none from the start page). */
+/**
+ * A new query or scope keeps the filters of the results on screen; from anywhere else (the start page), none but
+ * "Only what I may use" as it was last left (the start page's switch shows it).
+ */
 function shownFilters() {
     const route = router.current();
-    return route.view === 'search' ? route.filters : {};
+    return route.view === 'search' ? route.filters : withMayUseOnly({}, rememberedMayUseOnly());
 }

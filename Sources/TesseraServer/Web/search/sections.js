@@ -1,12 +1,15 @@
 // "All": one strip per section, in the product's fixed order, laid out at once with skeleton tiles and filled
 // as each section arrives on the search stream, so sections come in any order but never move. A section
-// that failed gives way to a line above the strips (sectionfailures.js); one that cannot apply a filter says
-// so in its place.
+// that failed gives way to a line above the strips (sectionfailures.js); those a filter leaves out (one that
+// cannot apply it, the stores under a licence filter) go, and one sentence under the filter bar says why.
 import * as api from '../shared/api.js';
-import { h, formatNumber, idleCallback } from '../shared/dom.js';
+import { h, idleCallback } from '../shared/dom.js';
+import { excludesAllRightsReserved, mayUseOnly } from '../shared/filters.js';
 import { searchURL } from '../shared/routes.js';
 import { skeletonTiles, shapeOf } from '../shared/tiles.js';
-import { checkedText, filterNote, requestFailureText } from './failures.js';
+import { placeOf, rowCountText, sectionsSummary } from './counts.js';
+import { checkedText, requestFailureText } from './failures.js';
+import { isStore, leftOutSentence } from './leftout.js';
 import { SectionFailures } from './sectionfailures.js';
 import { retryLine } from './retryline.js';
 import { rowControls } from './rowscroll.js';
@@ -18,12 +21,15 @@ export class StreamedSections {
         this.results = results;
         this.failureLines = new SectionFailures(results.banners, results.catalog);
         this.closeStream = null;
+        /** Section id → what its header counts from: `{ total, hasMore, place }`. */
+        this.facts = new Map();
         /** How many tiles fill a row (the layout's `--columns`), read once a search. */
         this.columns = 3;
     }
 
     reset() {
         this.failureLines.reset();
+        this.facts.clear();
     }
 
     /** Stops listening to the stream of the search before. */
@@ -72,8 +78,16 @@ export class StreamedSections {
         const results = this.results;
         // Read once a search, while the page is all but empty: how many tiles fill a row (tails.js).
         this.columns = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--columns')) || 3;
+        // The stores hold nothing a licence filter can keep (all rights reserved): the server leaves them out.
+        const { filters } = results.query;
+        const stores = results.catalog.enabledSections.filter(isStore);
+        const withoutReuse = excludesAllRightsReserved(filters) ? stores : [];
+        const leftOut = { unsupported: [], withoutReuse: withoutReuse.map((section) => section.title),
+            stores: stores.map((section) => section.title), mayUseOnly: mayUseOnly(filters) };
+        results.showLeftOut(leftOutSentence(leftOut));
+        const searched = results.catalog.enabledSections.filter((section) => !withoutReuse.includes(section));
         const slots = new Map();
-        for (const section of results.catalog.enabledSections) {
+        for (const section of searched) {
             const strip = h('ul', { class: results.tilesClass('strip', section.id), role: 'list',
                 'aria-label': section.title }, skeletonTiles(6));
             const element = h('section', { class: 'section pending', 'data-section': section.id, 'aria-busy': 'true' },
@@ -95,12 +109,13 @@ export class StreamedSections {
             const slot = slots.get(section.id);
             if (!slot) return;
             if (section.error?.code === 'unsupported_filter') {
-                // The reason, in the section's place: an empty row would say "nothing matched".
-                slot.classList.replace('pending', 'note');
-                slot.removeAttribute('aria-busy');
-                slot.querySelector('.count').remove();
-                const title = results.catalog.section(section.id)?.title;
-                slot.querySelector('.strip').replaceWith(filterNote(section, title));
+                // Not a failure: the sentence under the filter bar names it with the others a filter left out.
+                slot.remove();
+                leftOut.unsupported.push({ title: results.catalog.section(section.id)?.title ?? section.id,
+                    filters: section.filters?.unsupported ?? [] });
+                const rank = (title) => searched.findIndex((known) => known.title === title);
+                leftOut.unsupported.sort((a, b) => rank(a.title) - rank(b.title));
+                results.showLeftOut(leftOutSentence(leftOut));
                 results.updateSummary();
                 return;
             }
@@ -118,8 +133,8 @@ export class StreamedSections {
             for (const [id, slot] of slots) if (!arrived.has(id)) slot.remove();
             if (failed) return;
             // The photo library's own section may answer nothing when every service is down.
-            const allDown = failedSources.size > 0 && results.items.size === 0 && results.catalog.enabledSections
-                .every((known) => known.source === 'local' || failedSources.has(known.source));
+            const allDown = failedSources.size > 0 && results.items.size === 0
+                && searched.every((known) => known.source === 'local' || failedSources.has(known.source));
             if (allDown) {
                 // Every service failed: one line says so, and "No results" would be untrue.
                 results.failures += 1;
@@ -148,10 +163,9 @@ export class StreamedSections {
         }
         slot.classList.remove('pending');
         slot.removeAttribute('aria-busy');
-        const count = section.total == null
-            ? `${formatNumber(section.items.length)}+`
-            : formatNumber(section.total);
-        slot.querySelector('.count').textContent = `${count} results`;
+        const known = results.catalog.section(section.id);
+        this.facts.set(section.id, { total: section.total ?? null, hasMore: Boolean(section.hasMore),
+            place: placeOf(section.id, results.catalog.sourceTitle(known?.source ?? section.id)) });
         const checked = section.filters?.tessera ?? [];
         const note = checked.length ? h('span', { class: 'checked' }, checkedText(checked, { capital: true })) : '';
         slot.querySelector('.section-head').append(note,
@@ -168,9 +182,26 @@ export class StreamedSections {
         }));
     }
 
-    /** The summary's count: "100 results from 5 sections". */
+    /**
+     * Each row's header: what the row holds now (copies fold in and out, a tag hides some), or the service's
+     * count in words when See all reaches more (counts.js).
+     */
+    updateCounts() {
+        const { container, tails } = this.results;
+        for (const slot of container.querySelectorAll('.section:not(.pending)')) {
+            const facts = this.facts.get(slot.dataset.section);
+            const count = slot.querySelector('.count');
+            if (!facts || !count) continue;
+            const strip = slot.querySelector('.strip');
+            const shown = strip
+                ? strip.querySelectorAll('.tile:not(.skeleton):not([hidden])').length + tails.heldCount(strip)
+                : 0;
+            count.textContent = rowCountText({ shown, ...facts });
+        }
+    }
+
+    /** The summary's count: "100 loaded from 5 sections". */
     countText(loaded) {
-        const sections = this.results.container.querySelectorAll('.section:not(.pending):not(.note)').length;
-        return `${formatNumber(loaded)} results from ${sections} ${sections === 1 ? 'section' : 'sections'}`;
+        return sectionsSummary(loaded, this.results.container.querySelectorAll('.section:not(.pending)').length);
     }
 }

@@ -54,7 +54,12 @@ export class RowTails {
 
     /** Whether `strip` still holds back any result. */
     holdsAny(strip) {
-        return (this.rows.get(strip)?.items.length ?? 0) > 0;
+        return this.heldCount(strip) > 0;
+    }
+
+    /** How many results `strip` holds back, to be drawn when it scrolls. */
+    heldCount(strip) {
+        return this.rows.get(strip)?.items.length ?? 0;
     }
 
     /** Forgets `id` (its item moved to an earlier section). */

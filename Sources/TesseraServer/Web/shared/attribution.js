@@ -1,107 +1,75 @@
-// Credit lines for an item (TASL: title, author, source, licence), as the server writes them
-// (TesseraCore/Licensing/Attribution.swift, docs/licences.md "Credits"): the plain text is the same,
-// character for character, which a browser test checks against the server's credits.
-import { h } from './dom.js';
+// An item's credit in the forms people paste it into, from what the server wrote (`item.credit`, docs/licences.md,
+// "Credits"): the text and HTML as they come, Markdown read mechanically from the HTML, XML from the item's
+// fields and the licence's name. The words are the server's only (TesseraCore/Licensing/LicenseNaming.swift),
+// so a credit reads the same on screen, in a copy, in an export and in the CLI.
 
 // The services a search reaches are named as the source; the person's own (library, uploads, web imports)
-// are not.
+// are not (as `Attribution(item:)` names them).
 const SOURCE_NAMES = { pixabay: 'Pixabay', flickr: 'Flickr', openverse: 'Openverse',
     wikimedia: 'Wikimedia Commons', itunes: 'iTunes' };
 
-function parts(item) {
-    const license = item?.license;
-    let clause;
-    if (!license?.id || license.id === 'unknown') {
-        clause = { kind: 'unknown' };
-    } else if (license.id === 'all-rights-reserved') {
-        const name = (license.name ?? '').trim();
-        clause = { kind: 'reserved', detail: !name || name.toLowerCase() === 'all rights reserved' ? null : name };
-    } else {
-        clause = { kind: 'named', verb: ['cc0', 'pdm'].includes(license.id) ? 'is marked with' : 'is licensed under',
-            name: license.name, url: license.url || null };
-    }
-    const page = item?.pageURL || null;
-    const sourceName = SOURCE_NAMES[item?.source] ?? null;
-    return {
-        title: (item?.title ?? '').trim() || 'Untitled',
-        creator: (item?.creator?.name ?? '').trim() || null,
-        creatorURL: item?.creator?.url ?? null,
-        clause, page, sourceName, sourceLabel: sourceName ?? page,
-    };
+/** The person's own items: theirs to use, whatever rights they name. */
+const OWN = ['local', 'upload'];
+
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Text of HTML with its character references read: `&amp;` → `&`, `&#39;` → `'`. */
+function decode(html) {
+    return html.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name) => {
+        if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+        return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    });
 }
 
-const reserved = (detail) => `. All rights reserved${detail ? ` (${detail})` : ''}.`;
+/** Markdown text: the marks that start inline markup escaped, line breaks as spaces (as `Markup.markdown`). */
+const markdownText = (text) => text.replace(/[\r\n]/g, ' ').replace(/[\\`*_[\]|<>~&]/g, '\\$&');
+
+/** A link's destination with what would end it percent-encoded (as `Markup.markdownURL`). */
+const markdownURL = (url) => url.replace(/[\r\n\t]/g, '')
+    .replace(/[ ()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
- * "“Title” by Author is licensed under CC BY 2.0. To view a copy of this license, visit URL. Source: Flickr,
- * https://…": an unknown licence is said to be unknown, never guessed.
+ * The credit's paragraph (`credit.html`, one `<p>` of text and links) as Markdown: each link becomes
+ * `[text](href)`, every other tag goes, and the text is escaped for Markdown. Read as a string, not parsed
+ * into a page, so nothing in it runs; the server's own Markdown for the same item is the same string.
  */
-export function attributionText(item) {
-    const p = parts(item);
-    let text = `“${p.title}”`;
-    if (p.creator) text += ` by ${p.creator}`;
-    if (p.clause.kind === 'unknown') text += ' is under an unknown licence.';
-    else if (p.clause.kind === 'reserved') text += reserved(p.clause.detail);
-    else {
-        text += ` ${p.clause.verb} ${p.clause.name}.`;
-        if (p.clause.url) text += ` To view a copy of this license, visit ${p.clause.url}.`;
+export function creditMarkdown(html) {
+    const body = String(html ?? '').trim().replace(/^<p\b[^>]*>/i, '').replace(/<\/p>$/i, '');
+    const text = (part) => markdownText(decode(part.replace(/<[^>]*>/g, '')));
+    const link = /<a\b[^>]*?\bhref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi;
+    let markdown = '';
+    let last = 0;
+    for (const match of body.matchAll(link)) {
+        markdown += text(body.slice(last, match.index));
+        const href = decode(match[1]);
+        markdown += isWebURL(href) ? `[${text(match[2])}](${markdownURL(href)})` : text(match[2]);
+        last = match.index + match[0].length;
     }
-    if (p.sourceName && p.page) text += ` Source: ${p.sourceName}, ${p.page}`;
-    else if (p.sourceLabel) text += ` Source: ${p.sourceLabel}`;
-    return text;
-}
-
-/** The HTML is built as elements and serialised, so every value from the source arrives escaped. */
-export function attributionHTML(item) {
-    const p = parts(item);
-    const link = (url, text) => (isWebURL(url) ? h('a', { href: url, rel: 'noopener noreferrer' }, text) : text);
-    const paragraph = h('p', { class: 'attribution' }, '“', link(p.page, p.title), '”');
-    if (p.creator) paragraph.append(' by ', link(p.creatorURL, p.creator));
-    if (p.clause.kind === 'unknown') paragraph.append(' is under an unknown licence.');
-    else if (p.clause.kind === 'reserved') {
-        paragraph.append(reserved(p.clause.detail));
-    } else paragraph.append(` ${p.clause.verb} `, link(p.clause.url, p.clause.name), '.');
-    if (p.sourceLabel) paragraph.append(' Source: ', link(p.page, p.sourceLabel));
-    return paragraph.outerHTML;
-}
-
-const MARKDOWN_SPECIAL = /[\\`*_[\]|<>~&]/g;
-
-/** Markdown with the marks that start inline markup escaped, and links only to web addresses. */
-export function attributionMarkdown(item) {
-    const p = parts(item);
-    const escape = (text) => text.replace(/[\r\n]/g, ' ').replace(MARKDOWN_SPECIAL, '\\$&');
-    const destination = (url) => url.replace(/[\r\n\t]/g, '').replace(/[ ()<>]/g,
-        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-    const link = (url, text) => (isWebURL(url) ? `[${escape(text)}](${destination(url)})` : escape(text));
-    let text = `“${link(p.page, p.title)}”`;
-    if (p.creator) text += ` by ${link(p.creatorURL, p.creator)}`;
-    if (p.clause.kind === 'unknown') text += ' is under an unknown licence.';
-    else if (p.clause.kind === 'reserved') {
-        text += `. All rights reserved${p.clause.detail ? ` (${escape(p.clause.detail)})` : ''}.`;
-    } else text += ` ${p.clause.verb} ${link(p.clause.url, p.clause.name)}.`;
-    if (p.sourceLabel) text += ` Source: ${link(p.page, p.sourceLabel)}`;
-    return text;
+    return markdown + text(body.slice(last));
 }
 
 const XML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const xmlEscape = (text) => String(text).replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 
-/** Openverse's XML shape: title, creator, the licence's name and link, the source's link (as the server's). */
-export function attributionXML(item) {
-    const p = parts(item);
+/**
+ * Openverse's XML shape, as the server writes it: the title, the creator, the licence's id, name and deed
+ * (`credit.licenseName`, `credit.deed`), the source's link.
+ */
+export function creditXML(item) {
     const element = (name, text, url, id) => {
         const idAttribute = id ? ` id="${xmlEscape(id)}"` : '';
         const urlAttribute = isWebURL(url) ? ` url="${xmlEscape(url)}"` : '';
         return `  <${name}${idAttribute}${urlAttribute}>${xmlEscape(text)}</${name}>`;
     };
-    const lines = ['<attribution>', element('title', p.title)];
-    if (p.creator) lines.push(element('creator', p.creator, p.creatorURL));
-    const unknown = p.clause.kind === 'unknown';
-    const license = item?.license;
-    lines.push(element('license', unknown ? 'Unknown licence' : license.name, license?.url,
-        unknown ? 'unknown' : license.id));
-    if (p.sourceLabel) lines.push(element('source', p.sourceLabel, p.page));
+    const title = (item?.title ?? '').trim() || 'Untitled';
+    const creator = (item?.creator?.name ?? '').trim();
+    const lines = ['<attribution>', element('title', title)];
+    if (creator) lines.push(element('creator', creator, item.creator.url));
+    lines.push(element('license', item?.credit?.licenseName ?? 'Licence unknown', item?.credit?.deed,
+        item?.license?.id || 'unknown'));
+    const source = SOURCE_NAMES[item?.source] ?? (item?.pageURL || null);
+    if (source) lines.push(element('source', source, item.pageURL));
     lines.push('</attribution>');
     return lines.join('\n');
 }
@@ -115,66 +83,26 @@ export function isWebURL(url) {
     }
 }
 
-const CC_TERMS = {
-    nc: 'not for commercial purposes',
-    nd: 'only as it is, unchanged',
-    sa: 'changed versions under this same licence',
-};
-
 /**
- * What the licence lets a person do, in one sentence. Read from the licence's address (Creative Commons
- * codes such as `by-nc-sa`) or its name; a licence this does not know is named, not guessed at.
+ * Whether the item's licence lets a person reuse it, and so whether Download and "Copy attribution" are
+ * offered: the server's `credit.reusable` (every Creative Commons family, CC0, the public-domain marks,
+ * Pixabay's licence, the GFDL), and the person's own items. An item without `credit` (an answer cached
+ * before it) is read from its normalised licence id.
  */
-export function licenseSentence(license) {
-    const name = license?.name ?? '';
-    const url = license?.url ?? '';
-    if (!name && !url) return 'The service does not say how this may be used: ask the creator before reusing it.';
-    if (/publicdomain\/zero/.test(url) || /\bCC0\b/i.test(name)) {
-        return 'No rights reserved: use it for anything, commercial use too, with no credit required.';
-    }
-    if (/publicdomain\/mark/.test(url) || /public domain/i.test(name)) {
-        return 'In the public domain: free of known copyright, so use it for anything.';
-    }
-    const code = url.match(/creativecommons\.org\/licenses\/([a-z-]+)\//)?.[1]
-        ?? name.match(/\bCC (BY(?:-(?:NC|ND|SA))*)\b/i)?.[1]?.toLowerCase();
-    if (code?.startsWith('by')) {
-        const terms = code.split('-').slice(1).map((term) => CC_TERMS[term]).filter(Boolean);
-        const rest = terms.length ? `, ${terms.join(', ')}` : ', commercial use and changes allowed';
-        return `Free to use with credit to the creator${rest}.`;
-    }
-    if (/pixabay/i.test(name)) {
-        return 'Free to use, commercial use too, with no credit required; not to be sold or shared as it is, ' +
-            'or used to suggest endorsement.';
-    }
-    if (/all rights reserved/i.test(name)) return 'All rights reserved: ask the creator before reusing it.';
-    if (isStoreTerms(name, url)) {
-        return 'Shown to promote it in the store: its artwork and preview are not for reuse; the store sells it.';
-    }
-    return `Under “${name || url}”: read its terms before reusing it.`;
+export function reuseAllowed(item) {
+    if (OWN.includes(item?.source)) return true;
+    if (typeof item?.credit?.reusable === 'boolean') return item.credit.reusable;
+    const id = item?.license?.id;
+    return Boolean(id) && id !== 'unknown' && id !== 'all-rights-reserved';
 }
 
 /**
- * Whether the item's licence lets a person reuse it, and so whether Download and "Copy attribution" are
- * offered: Creative Commons licences, CC0, the Public Domain Mark (and Flickr's public-domain kin) and the
- * Pixabay licence do; all rights reserved, a store's terms (iTunes artwork and previews) and anything
- * unknown do not (except the person's own photos). The one place this rule lives: when items carry
- * normalised licence facts (docs/licences.md), it reads those.
+ * Whether a gallery keeps the item only for reference (`restricted` in docs/licences.md): its licence allows
+ * no sharing of copies, and it is not the person's own. Unknown (no `credit`) counts as not restricted here:
+ * the server decides, and the web app only asks before adding.
  */
-export function reuseAllowed(item) {
-    // The person's own (their library, an upload) is theirs to use, whatever rights it names.
-    if (['local', 'upload'].includes(item?.source)) return true;
-    const id = item?.license?.id;
-    if (id && typeof item.license.allowsCommercialUse === 'boolean') {
-        return id !== 'unknown' && id !== 'all-rights-reserved';
-    }
-    const name = item?.license?.name ?? '';
-    const url = item?.license?.url ?? '';
-    if (!name && !url) return false;
-    if (/all rights reserved/i.test(name) || isStoreTerms(name, url)) return false;
-    if (/creativecommons\.org\/(licenses\/by|publicdomain\/(zero|mark))/.test(url)) return true;
-    if (/\bCC[ -]?(0|BY)\b/i.test(name) || /public domain|no known copyright restrictions/i.test(name)) return true;
-    if (/government work/i.test(name)) return true;
-    return /pixabay/i.test(name);
+export function isRestricted(item) {
+    return !OWN.includes(item?.source) && item?.credit?.reusable === false;
 }
 
 const STORES = { song: 'View in Apple Music', album: 'View in Apple Music', app: 'View in the App Store',
@@ -187,24 +115,4 @@ const STORES = { song: 'View in Apple Music', album: 'View in Apple Music', app:
 export function storeLink(item) {
     if (reuseAllowed(item) || item?.source !== 'itunes' || !isWebURL(item.pageURL)) return null;
     return { url: item.pageURL, label: STORES[item.kind] ?? 'View in the iTunes Store' };
-}
-
-/** A store's terms (iTunes: Apple Media Services), under which artwork and previews only promote the store. */
-function isStoreTerms(name, url) {
-    return /apple\.com\/legal|courtesy of itunes/i.test(`${url} ${name}`);
-}
-
-/**
- * The server's three licence facts in plain words (docs/licences.md), e.g. "You may use this commercially.
- * You may change it. Credit required." An item without them (an older server) says nothing here.
- */
-export function licenseFacts(license) {
-    if (!license?.id || typeof license.allowsCommercialUse !== 'boolean') return '';
-    if (license.id === 'unknown') return 'Licence unknown: do not reuse it without asking the creator.';
-    if (license.id === 'all-rights-reserved') return 'All rights reserved: ask the creator before reusing it.';
-    return [
-        license.allowsCommercialUse ? 'You may use this commercially.' : 'Not for commercial use.',
-        license.allowsModification ? 'You may change it.' : 'Do not change it.',
-        license.requiresCredit ? 'Credit required.' : 'No credit required.',
-    ].join(' ');
 }

@@ -6,14 +6,15 @@
 /** Every filter in the API's order; `multiple` ones are comma lists. */
 export const FILTERS = [
     {
-        name: 'license', title: 'Licence', word: 'licence', multiple: true,
+        // `reusable` is the bar's own switch ("Only what I may use"), not a choice in the licence panel.
+        name: 'license', title: 'Licence', word: 'licence', multiple: true, switch: 'reusable',
         parts: [
             { title: 'Allowing', values: ['commercial', 'modification'] },
             { title: 'Only these licences', values: ['cc0', 'pdm', 'cc-by', 'cc-by-sa', 'pixabay'] },
         ],
         labels: {
-            commercial: 'Commercial use', modification: 'Modification', cc0: 'CC0', pdm: 'Public Domain Mark',
-            'cc-by': 'CC BY', 'cc-by-sa': 'CC BY-SA', pixabay: 'Pixabay licence',
+            reusable: 'Only what I may use', commercial: 'Commercial use', modification: 'Modification', cc0: 'CC0',
+            pdm: 'Public Domain Mark', 'cc-by': 'CC BY', 'cc-by-sa': 'CC BY-SA', pixabay: 'Pixabay licence',
         },
     },
     {
@@ -41,9 +42,15 @@ export const FILTERS = [
 
 export const filterDefinition = (name) => FILTERS.find((filter) => filter.name === name);
 
-/** The values a definition lists, in order. */
-export const listedValues = (filter) =>
-    filter.parts ? filter.parts.flatMap((part) => part.values) : Object.keys(filter.labels);
+/** The values a definition lists, in order (its switch first). */
+export const listedValues = (filter) => [
+    ...(filter.switch ? [filter.switch] : []),
+    ...(filter.parts ? filter.parts.flatMap((part) => part.values) : Object.keys(filter.labels)),
+];
+
+/** The values a chip or the sheet shows for filter `name`: those chosen, but the bar's switch. */
+export const panelValues = (filters, name) =>
+    chosen(filters, name).filter((value) => value !== filterDefinition(name).switch);
 
 /** The filters an address names (`URLSearchParams`): `{ color: 'red', … }`, empty values left out. */
 export function readFilters(params) {
@@ -96,5 +103,27 @@ export function filterWords(names) {
     return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
-/** How many values are chosen across all filters. */
-export const chosenCount = (filters) => FILTERS.reduce((sum, { name }) => sum + chosen(filters, name).length, 0);
+/** How many values are chosen across the chips (the sheet's count; the switch shows its own state). */
+export const chosenCount = (filters) => FILTERS.reduce((sum, { name }) => sum + panelValues(filters, name).length, 0);
+
+// MARK: - Only what I may use
+
+export const REUSABLE = 'reusable';
+
+/** Whether "Only what I may use" is on: `license` names `reusable`. */
+export const mayUseOnly = (filters) => chosen(filters, 'license').includes(REUSABLE);
+
+/** `filters` with "Only what I may use" on or off, the other licence values kept. */
+export const withMayUseOnly = (filters, on) =>
+    (mayUseOnly(filters) === on ? { ...filters } : toggled(filters, 'license', REUSABLE));
+
+/**
+ * Whether the licence filter keeps out every all-rights-reserved item, and so every store item (iTunes' terms):
+ * a fact named (reuse, commercial use, modification), or licence ids without `all-rights-reserved`.
+ */
+export function excludesAllRightsReserved(filters) {
+    const values = chosen(filters, 'license');
+    const facts = [REUSABLE, 'commercial', 'modification'];
+    const ids = values.filter((value) => !facts.includes(value));
+    return values.some((value) => facts.includes(value)) || (ids.length > 0 && !ids.includes('all-rights-reserved'));
+}

@@ -1,9 +1,11 @@
 // Adding a picture to a gallery that already holds it, or one that looks the same: the server refuses with
-// 409 `near_duplicate` unless asked to add it anyway (docs/galleries.md), and this asks the person. Every way
-// of adding (Save from the detail view, a drop on a gallery, a link or file added in a gallery) goes through it.
+// 409 `near_duplicate` unless asked to add it anyway (docs/galleries.md), and this asks the person; so does
+// adding a restricted item (keepdialog.js). Every way of adding (Save from the detail view, a drop on a
+// gallery, a link or file added in a gallery) goes through it.
 import * as api from './api.js';
 import { $ } from './dom.js';
 import { ask, wireQuestion } from './confirm.js';
+import { keepForReference } from './keepdialog.js';
 
 /** Thrown when the person chose not to add the picture: nothing changed, and there is nothing to report. */
 export class Declined extends Error {
@@ -18,10 +20,12 @@ export const notAdded = (name, error) =>
     (error instanceof Declined ? `Not added to ${name}` : `Not added to ${name}: ${error.message}`);
 
 /**
- * `api.addToGallery`, asking first when the gallery already has the same picture: "Add anyway" sends the same
- * request again with `allowNearDuplicate`, Cancel (or Escape) throws `Declined`.
+ * `api.addToGallery`, asking first whether to keep a restricted item for reference (keepdialog.js; not for
+ * `kept`, an Undo putting back what was there) and when the gallery already has the same picture: "Add
+ * anyway" sends the same request again with `allowNearDuplicate`. Cancel (or Escape) throws `Declined`.
  */
 export async function addAsking(galleryID, source, signal) {
+    if (source.item && !source.kept && !(await keepForReference(source.item))) throw new Declined();
     try {
         return await api.addToGallery(galleryID, source, signal);
     } catch (error) {

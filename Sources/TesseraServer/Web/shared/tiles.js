@@ -1,5 +1,6 @@
-// One result as a tile: a list item with one link, its image (alt = the title) and, for the list layout,
-// the title, creator, source and size as text.
+// One result as a tile: a list item with one link, its image (alt = the title), its reuse badge and, for the
+// list layout, the title, creator, source and size as text. The link's name is the title and what the
+// licence lets a person do ("Sunset — CC BY 2.0: you may reuse it with credit"), from the server's `credit`.
 import { h, setAttributes } from './dom.js';
 import { itemURL } from './routes.js';
 
@@ -10,7 +11,8 @@ function blankTile() {
     tileTemplate ??= h('li', { class: 'tile', role: 'listitem' },
         h('a', {},
             h('span', { class: 'thumb' }),
-            h('span', { class: 'row-text' }, h('span', { class: 'title' }), h('span', { class: 'meta' }))),
+            h('span', { class: 'row-text' }, h('span', { class: 'title' }), h('span', { class: 'meta' })),
+            h('span', { class: 'badge', 'aria-hidden': 'true' })),
         h('span', { class: 'caption', 'aria-hidden': 'true' }, h('span', { class: 'caption-title' })));
     return tileTemplate.cloneNode(true);
 }
@@ -33,13 +35,21 @@ export function tile(item, sourceTitle, options = {}) {
         })
         : h('span', { class: 'fallback' }, item.title);
     const size = item.full?.width && item.full?.height ? `${item.full.width} × ${item.full.height}` : null;
-    const credit = [item.creator?.name, sourceTitle, item.license?.name].filter(Boolean).join(' · ');
+    const licenseName = item.credit?.licenseName ?? item.license?.name;
+    const credit = [item.creator?.name, sourceTitle, licenseName].filter(Boolean).join(' · ');
     const meta = [credit, size].filter(Boolean).join(' · ');
     const element = blankTile();
     setAttributes(element, { 'data-id': id });
     const [anchor, caption] = element.children;
-    setAttributes(anchor, { href, ...link });
-    const [thumb, text] = anchor.children;
+    setAttributes(anchor, { href, ...link, 'aria-label': item.credit?.label ? linkName(item) : null });
+    const [thumb, text, badge] = anchor.children;
+    // An answer cached before items carried `credit` has no badge to show: the tile goes without.
+    if (item.credit?.badge) {
+        badge.textContent = item.credit.badge;
+        badge.dataset.reusable = String(Boolean(item.credit.reusable));
+    } else {
+        badge.remove();
+    }
     thumb.append(picture);
     const [title, details] = text.children;
     title.textContent = item.title ?? '';
@@ -48,6 +58,15 @@ export function tile(item, sourceTitle, options = {}) {
     if (credit) caption.append(h('span', { class: 'caption-credit' }, credit));
     element.tags = (item.tags ?? []).map((tag) => tag.toLowerCase());
     return element;
+}
+
+/**
+ * A tile link's accessible name: the title, what its licence lets a person do (`credit.label`), and `more`
+ * ("also on Flickr") when something else is said on the tile.
+ */
+export function linkName(item, more = '') {
+    const label = item.credit?.label;
+    return [item.title ?? '', label ? ` — ${label}` : '', more ? `, ${more}` : ''].join('');
 }
 
 /**
