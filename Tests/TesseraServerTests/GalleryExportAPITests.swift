@@ -64,7 +64,8 @@ struct GalleryExportAPITests {
             let lines = listing.credits.split(separator: "\n").map(String.init)
             #expect(lines.first == "Credits for “Sea & Sky”")
             #expect(lines.contains("1. \(Attribution(item: item).text)"))
-            #expect(lines.contains { $0.hasPrefix("2. “dunes” is under an unknown licence: ask the creator") }, "\(lines)")
+            #expect(
+                lines.contains { $0.hasPrefix("2. “dunes” is under an unknown licence: ask the creator") }, "\(lines)")
             #expect(lines.contains { $0.hasPrefix("Warning: 1 of 2 items has an unknown licence") })
             let page = try await client.execute(uri: "/api/galleries/\(gallery.id)/credits?format=html", method: .get)
             #expect(listing.creditsPage == page.text)
