@@ -148,11 +148,20 @@ struct RemoteCommandTests {
                 environment: local)
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.stdout.hasPrefix("Added \"\(first.title)\" to \"Trip\" at index 0"), "\(added.stdout)")
+            // A store's artwork: all rights reserved, so restricted.
+            let films = try await CLIProcess.run(["search", "fox", "--scope", "movies", "--json"], environment: local)
+            let film = try #require(
+                try JSONDecoder().decode(SearchResponse.self, from: Data(films.stdout.utf8)).sections.first?.items.first
+            )
+            let store = try await CLIProcess.run(
+                ["gallery", "add", "Trip", film.id.description, "--server", server, "--allow-near-duplicate"],
+                environment: local)
+            #expect(store.status == 0, "\(store.stderr)")
 
             // The same data folder seen both ways: the same lists, byte for byte.
             let list = try await same(["gallery", "list", "--json"], local, server)
             let listed = try JSONDecoder().decode([Gallery].self, from: Data(list.utf8))
-            #expect(listed.map(\.itemCount) == [2])
+            #expect(listed.map(\.itemCount) == [3])
             _ = try await same(["gallery", "list"], local, server)
             _ = try await same(["gallery", "list", "--deleted", "--json"], local, server)
 
@@ -164,8 +173,17 @@ struct RemoteCommandTests {
                 environment: local)
             #expect(here.status == 0 && there.status == 0, "\(here.stderr) \(there.stderr)")
             #expect(here.stdout.replacingOccurrences(of: "a.zip", with: "b.zip") == there.stdout)
+            #expect(there.stdout.contains("\n1 picture may not be shared"), "\(there.stdout)")
             let zip = try Data(contentsOf: scratch.appendingPathComponent("b.zip"))
             #expect(zip.starts(with: [0x50, 0x4B, 0x03, 0x04]))
+            let privately = try await CLIProcess.run(
+                [
+                    "gallery", "export", "Trip", scratch.appendingPathComponent("c.zip").path, "--include-restricted",
+                    "--server", server,
+                ], environment: local)
+            #expect(privately.status == 0 && privately.stdout.contains("This is a private copy"), "\(privately.stdout)")
+            let full = try Data(contentsOf: scratch.appendingPathComponent("c.zip"))
+            #expect(full.count > zip.count, "the private copy holds the store's artwork too")
 
             // An unknown gallery is bad input with the same message.
             let missingHere = try await CLIProcess.run(["gallery", "export", "Nope", "x.zip"], environment: local)

@@ -19,9 +19,11 @@ struct GroupsUITests {
     }
 
     struct StreamItem: Decodable {
+        struct Credit: Decodable { let label: String }
         let id: String
         let title: String
         let pageURL: String?
+        let credit: Credit
     }
 
     struct StreamSection: Decodable {
@@ -93,8 +95,10 @@ struct GroupsUITests {
                     let others = Set(group.items.dropFirst().map(Self.section(of:)))
                         .subtracting([Self.section(of: group.representative)]).compactMap { Self.titles[$0] }.sorted()
                     #expect(tile[2] == "also on \(others.joined(separator: ", "))")
-                    let title = try #require(items[group.representative]?.title)
-                    #expect(tile[3] == "\(title), also on \(others.joined(separator: " and "))")
+                    let item = try #require(items[group.representative])
+                    // The link's name: the title, what its licence allows, and where else it is.
+                    #expect(
+                        tile[3] == "\(item.title) — \(item.credit.label), also on \(others.joined(separator: " and "))")
                 }
                 #expect(
                     stream.groups.contains { Self.section(of: $0.representative) == "openverse" },

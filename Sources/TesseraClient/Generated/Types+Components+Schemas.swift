@@ -808,6 +808,8 @@ extension Components {
             internal var id: Components.Schemas.SectionName
             /// - Remark: Generated from `#/components/schemas/Section/title`.
             internal var title: Swift.String
+            /// At most 20 from a service; a page Tessera filters itself reads up to three of the service's pages (docs/filters.md, "Pages when Tessera filters") and holds at most 60.
+            ///
             /// - Remark: Generated from `#/components/schemas/Section/items`.
             internal var items: [Components.Schemas.Item]
             /// What the source says it has, when it says.
@@ -878,7 +880,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - title:
-            ///   - items:
+            ///   - items: At most 20 from a service; a page Tessera filters itself reads up to three of the service's pages (docs/filters.md, "Pages when Tessera filters") and holds at most 60.
             ///   - total: What the source says it has, when it says.
             ///   - hasMore:
             ///   - error:
