@@ -6,14 +6,17 @@ extension Attribution {
     // MARK: - HTML
 
     /// One `<p class="attribution">` with links to the item's page, its author and its licence.
-    public var html: String {
+    public var html: String { html(licenseClause) }
+
+    /// `html` with the licence's clause already read.
+    func html(_ clause: LicenseClause) -> String {
         let link = { (url: String?, text: String) in
             guard let url, Self.isWebURL(url) else { return Markup.html(text) }
             return "<a href=\"\(Markup.attribute(url))\" rel=\"noopener noreferrer\">\(Markup.html(text))</a>"
         }
         var html = "<p class=\"attribution\">“\(link(pageURL, displayTitle))”"
         if let creatorName { html += " by \(link(creator?.url, creatorName))" }
-        switch licenseClause {
+        switch clause {
         case .unknown: html += Self.unknownSentence
         case .reserved(let detail): html += Self.reservedSentence(detail, escape: Markup.html)
         case .named(let before, let name, let after, let deed, _):
@@ -97,19 +100,24 @@ extension Attribution {
 public enum Markup {
     /// Text inside an HTML or XML element.
     public static func html(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
+        // Byte by byte: the five characters are ASCII, and most text needs no escape at all.
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            switch byte {
+            case 0x26: out += "&amp;".utf8
+            case 0x3C: out += "&lt;".utf8
+            case 0x3E: out += "&gt;".utf8
+            case 0x22: out += "&quot;".utf8
+            case 0x27: out += "&#39;".utf8
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A double-quoted attribute value (the same escapes: quotes included).

@@ -27,9 +27,9 @@ public struct Attribution: Sendable, Hashable {
 
     /// An item's credit: its source is named for the services a search reaches, not for the person's own.
     public init(item: Item) {
-        let named: Set<SourceID> = [.pixabay, .flickr, .openverse, .wikimedia, .itunes]
+        let named = item.source != .local && item.source != .web && item.source != .upload
         self.init(
-            title: item.title, creator: item.creator, sourceName: named.contains(item.source) ? item.source.title : nil,
+            title: item.title, creator: item.creator, sourceName: named ? item.source.title : nil,
             pageURL: item.pageURL, license: item.license)
     }
 
@@ -51,15 +51,22 @@ public struct Attribution: Sendable, Hashable {
     public var isLicenseUnknown: Bool { effectiveLicense.id == .unknown }
 
     var displayTitle: String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmed(title)
         return trimmed.isEmpty ? "Untitled" : trimmed
     }
 
     var creatorName: String? {
-        guard let name = creator?.name.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
-            return nil
-        }
+        guard let name = creator.map({ Self.trimmed($0.name) }), !name.isEmpty else { return nil }
         return name
+    }
+
+    /// `text` without white space at either end; most titles and names have none, and are returned as they
+    /// are without Foundation's trimming (every item of every answer asks).
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        let space = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
+        guard space(first) || space(last) else { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// How the licence is said, between the author and the source (`LicenseNaming.Statement`).
@@ -74,9 +81,10 @@ public struct Attribution: Sendable, Hashable {
         case named(before: String, name: String?, after: String, deed: String?, deedNoun: String?)
     }
 
-    var licenseClause: LicenseClause {
+    var licenseClause: LicenseClause { licenseClause(effectiveLicense.naming) }
+
+    func licenseClause(_ naming: LicenseNaming) -> LicenseClause {
         let license = effectiveLicense
-        let naming = license.naming
         switch naming.statement {
         case .unknown: return .unknown
         case .reserved:
@@ -114,10 +122,13 @@ public struct Attribution: Sendable, Hashable {
 
     /// `“Title” by Author is licensed under CC BY 2.0. To view a copy of this license, visit URL. Source:
     /// Flickr, https://…` (no full stop after the address, so pasting it keeps the link whole).
-    public var text: String {
+    public var text: String { text(licenseClause) }
+
+    /// `text` with the licence's clause already read (`Credit` reads it once for the text and the HTML).
+    func text(_ clause: LicenseClause) -> String {
         var text = "“\(displayTitle)”"
         if let creatorName { text += " by \(creatorName)" }
-        switch licenseClause {
+        switch clause {
         case .unknown: text += Self.unknownSentence
         case .reserved(let detail): text += Self.reservedSentence(detail) { $0 }
         case .named(let before, let name, let after, let deed, let deedNoun):

@@ -21,13 +21,15 @@ public struct Credit: Sendable, Hashable, Encodable {
         let attribution = Attribution(item: item)
         let license = attribution.effectiveLicense
         let naming = license.naming
+        // The clause read once for both forms: every item of every answer is credited.
+        let clause = attribution.licenseClause(naming)
         badge = naming.badge
         deed = naming.deed
-        html = attribution.html
+        html = attribution.html(clause)
         label = naming.label
         licenseName = naming.name
         reusable = license.allowsReuse
-        text = attribution.text
+        text = attribution.text(clause)
     }
 }
 
