@@ -51,22 +51,13 @@ public struct Attribution: Sendable, Hashable {
     public var isLicenseUnknown: Bool { effectiveLicense.id == .unknown }
 
     var displayTitle: String {
-        let trimmed = Self.trimmed(title)
+        let trimmed = title.trimmingWhitespace
         return trimmed.isEmpty ? "Untitled" : trimmed
     }
 
     var creatorName: String? {
-        guard let name = creator.map({ Self.trimmed($0.name) }), !name.isEmpty else { return nil }
+        guard let name = creator?.name.trimmingWhitespace, !name.isEmpty else { return nil }
         return name
-    }
-
-    /// `text` without white space at either end; most titles and names have none, and are returned as they
-    /// are without Foundation's trimming (every item of every answer asks).
-    static func trimmed(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
-        let space = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
-        guard space(first) || space(last) else { return text }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// How the licence is said, between the author and the source (`LicenseNaming.Statement`).

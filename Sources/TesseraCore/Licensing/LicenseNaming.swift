@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How a licence is named and said, as its licensor writes it: the one table the server, the CLI, the
 /// exports and the web app read (docs/licences.md, "Names"). A service's own wording ("Attribution License")
 /// stays in `License.name`; what Tessera shows is read from the normalised id, so the same licence reads the
@@ -53,17 +51,11 @@ extension LicenseNames {
     /// Every item of every answer asks for its licence's naming, and a page holds a few licences: the answers
     /// are kept (reading a Creative Commons id uses Foundation's string replacing, slow on Linux), at most
     /// 1,024 of them, as `Licenses` keeps its readings.
-    private static let known = Mutex<[License: LicenseNaming]>([:])
+    private static let known = KeptAnswers<License, LicenseNaming>()
 
     public static func naming(_ license: License?) -> LicenseNaming {
         guard let license else { return unknown }
-        if let answer = known.withLock({ $0[license] }) { return answer }
-        let answer = read(license)
-        known.withLock { known in
-            if known.count >= 1024 { known.removeAll(keepingCapacity: true) }
-            known[license] = answer
-        }
-        return answer
+        return known.value(for: license, read)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads licences: every source's licence fields become one `License` with a normalised id and three facts
 /// (docs/licences.md). Pure functions and tables only, so each mapping is tested row by row.
@@ -78,14 +77,9 @@ public enum Licenses {
     public static func creativeCommons(
         code rawCode: String, version rawVersion: String?, name: String? = nil, url: String? = nil
     ) -> License? {
-        let question = CreativeCommonsQuestion(code: rawCode, version: rawVersion, name: name, url: url)
-        if let answer = answers.withLock({ $0[question] }) { return answer }
-        let answer = readCreativeCommons(code: rawCode, version: rawVersion, name: name, url: url)
-        answers.withLock { answers in
-            if answers.count >= 1024 { answers.removeAll(keepingCapacity: true) }
-            answers[question] = answer
+        answers.value(for: CreativeCommonsQuestion(code: rawCode, version: rawVersion, name: name, url: url)) {
+            readCreativeCommons(code: $0.code, version: $0.version, name: $0.name, url: $0.url)
         }
-        return answer
     }
 
     /// Every item of every page asks one of a few questions (a code, a version, a link), and answering one
@@ -98,7 +92,7 @@ public enum Licenses {
         let url: String?
     }
 
-    private static let answers = Mutex<[CreativeCommonsQuestion: License?]>([:])
+    private static let answers = KeptAnswers<CreativeCommonsQuestion, License?>()
 
     private static func readCreativeCommons(
         code rawCode: String, version rawVersion: String?, name: String?, url: String?

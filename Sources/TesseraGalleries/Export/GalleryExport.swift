@@ -42,7 +42,7 @@ public struct GalleryExport: Sendable {
     static let chunkSize = 64 * 1024
 
     /// How many of the gallery's items are restricted: their files are left out unless `includeRestricted`.
-    public var restrictedCount: Int { gallery.items?.count(where: \.restricted) ?? 0 }
+    public var restrictedCount: Int { gallery.restrictedCount }
 
     /// The file name a download should get: the gallery's name made safe.
     public var fileName: String {

@@ -52,7 +52,7 @@ extension GalleryService {
     public func restrictedCount(of id: GalleryID, by viewer: GalleryViewer) async throws(GalleryError) -> Int {
         guard case .account = viewer else { throw .galleryNotFound(id.rawValue) }
         try await authorizeOwner(id, viewer)
-        return try await store.gallery(id).items?.count(where: \.restricted) ?? 0
+        return try await store.gallery(id).restrictedCount
     }
 
     /// Revokes a link of a gallery the viewer owns; any other link, or none, is `link(.notFound)`.

@@ -32,6 +32,9 @@ public struct Gallery: Sendable, Hashable, Codable {
         self.items = items
     }
 
+    /// How many of its items are restricted (`GalleryItem.restricted`); 0 when read without its items.
+    public var restrictedCount: Int { items?.count(where: \.restricted) ?? 0 }
+
     private enum CodingKeys: String, CodingKey {
         case id, name, itemCount, cover, createdAt, updatedAt, deletedAt, revision, items, owner, role
     }

@@ -82,13 +82,14 @@ extension GalleriesController {
             // `credits` was made from `gallery.items`, one entry per item in the same order.
             items = zip(gallery.items ?? [], credits.entries).enumerated().map { index, pair in
                 let attribution = pair.1.attribution
-                let naming = attribution.effectiveLicense.naming
+                // The item's `credit`, as every answer carries it; Markdown and XML are the credits' own.
+                let credit = pair.0.item.credit
                 return Entry(
                     id: pair.1.id, index: index, source: pair.0.item.source,
                     title: attribution.title, creator: attribution.creator, pageURL: attribution.pageURL,
-                    license: attribution.effectiveLicense, badge: naming.badge, label: naming.label,
-                    licenseName: naming.name, restricted: pair.1.restricted, text: attribution.text,
-                    html: attribution.html, markdown: attribution.markdown, xml: attribution.xml)
+                    license: attribution.effectiveLicense, badge: credit.badge, label: credit.label,
+                    licenseName: credit.licenseName, restricted: pair.1.restricted, text: credit.text,
+                    html: credit.html, markdown: attribution.markdown, xml: attribution.xml)
             }
             warnings = credits.warnings.map { warning in
                 Warning(
