@@ -5,7 +5,11 @@ import TesseraCore
 /// Makes and checks the `/img/{variant}/{signature}/{source}` URLs handed to clients.
 ///
 /// The signature is HMAC-SHA256 over the variant and the source URL with a secret only the server knows,
-/// so the image proxy fetches only addresses the server itself handed out: it is not an open proxy.
+/// so the image proxy fetches only addresses the server itself handed out: it is not an open proxy. It is
+/// cut to its first 16 bytes (22 characters), as RFC 4868 cuts HMAC-SHA-256 for IPsec: 128 bits are beyond
+/// guessing, and the 21 characters saved are random, so no compressor takes them out of a search answer,
+/// where they were the largest part of what did not compress (docs/images.md). A whole 32-byte signature
+/// verifies too, so every address a server of an earlier version handed out keeps working.
 /// The source URL travels base64url-encoded in the path, so a URL is self-contained and cacheable forever.
 public struct ImageURLSigner: ImageLinking {
     private let hmac: PrekeyedHMAC
@@ -30,6 +34,20 @@ public struct ImageURLSigner: ImageLinking {
         return url.withUTF8 { code($0, purpose: purpose) }
     }
 
+    /// The bytes of a signature as handed out: the code's first half.
+    static let signatureBytes = 16
+
+    /// Whether `signature` (16 bytes, or the 32 of a whole code) is the start of `code`, compared in constant
+    /// time so timing does not reveal how much of a forgery matched.
+    static func matches(_ signature: Data, _ code: SHA256.Digest) -> Bool {
+        guard signature.count == signatureBytes || signature.count == SHA256.byteCount else { return false }
+        return code.withUnsafeBytes { code in
+            var difference: UInt8 = 0
+            for (index, byte) in signature.enumerated() { difference |= byte ^ code[index] }
+            return difference == 0
+        }
+    }
+
     /// Written straight into the string's storage: every image address of every search result is made here
     /// (three or four an item), on the answer's path. The message goes to the HMAC in its two parts as raw
     /// bytes, which spares `DataProtocol`'s generic walk over regions, the largest part of a signature's cost
@@ -41,7 +59,8 @@ public struct ImageURLSigner: ImageLinking {
             let mac = code(url, purpose: purpose)
             return purpose.withUTF8 { purpose in
                 // "/img/" variant "/" signature "/" source
-                let length = 5 + purpose.count + 1 + Base64URL.length(32) + 1 + Base64URL.length(url.count)
+                let length =
+                    5 + purpose.count + 1 + Base64URL.length(Self.signatureBytes) + 1 + Base64URL.length(url.count)
                 return String(unsafeUninitializedCapacity: length) { output in
                     var at = 0
                     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -53,7 +72,11 @@ public struct ImageURLSigner: ImageLinking {
                     put(purpose)
                     output[at] = UInt8(ascii: "/")
                     at += 1
-                    mac.withUnsafeBytes { at += Base64URL.write($0.bindMemory(to: UInt8.self), into: output, at: at) }
+                    mac.withUnsafeBytes { mac in
+                        let signature = UnsafeBufferPointer(
+                            rebasing: mac.bindMemory(to: UInt8.self)[..<Self.signatureBytes])
+                        at += Base64URL.write(signature, into: output, at: at)
+                    }
                     output[at] = UInt8(ascii: "/")
                     at += 1
                     at += Base64URL.write(url, into: output, at: at)
@@ -68,8 +91,7 @@ public struct ImageURLSigner: ImageLinking {
         guard let signatureData = Base64URL.decode(signature), let urlData = Base64URL.decode(encodedURL),
             let url = String(data: urlData, encoding: .utf8)
         else { return nil }
-        // `Digest == Data` compares in constant time, so timing does not reveal how much of a forgery matched.
-        guard code(url, purpose: variant.rawValue) == signatureData else { return nil }
+        guard Self.matches(signatureData, code(url, purpose: variant.rawValue)) else { return nil }
         return url
     }
 
@@ -80,7 +102,8 @@ public struct ImageURLSigner: ImageLinking {
 
     /// `/media/{signature}/{source}`: a preview clip played through `MediaProxy`.
     public func linkMedia(_ upstreamURL: String) -> String? {
-        let signature = Base64URL.encode(Array(code(upstreamURL, purpose: Self.mediaPurpose)))
+        let signature = Base64URL.encode(
+            Array(code(upstreamURL, purpose: Self.mediaPurpose).prefix(Self.signatureBytes)))
         return "/media/\(signature)/\(Base64URL.encode(upstreamURL.utf8))"
     }
 
@@ -89,7 +112,7 @@ public struct ImageURLSigner: ImageLinking {
         guard let signatureData = Base64URL.decode(signature), let urlData = Base64URL.decode(encodedURL),
             let url = String(data: urlData, encoding: .utf8)
         else { return nil }
-        guard code(url, purpose: Self.mediaPurpose) == signatureData else { return nil }
+        guard Self.matches(signatureData, code(url, purpose: Self.mediaPurpose)) else { return nil }
         return url
     }
 }

@@ -36,18 +36,34 @@ import Testing
         #expect(otherSecret.verify(variant: .thumb, signature: signature, encodedURL: encoded) == nil)
     }
 
-    /// The signature is Swift Crypto's HMAC-SHA256 of "variant\nURL": addresses made before the signer
-    /// computed it itself still verify, and the proxy accepts nothing it would not have.
-    @Test func signatureIsHMACSHA256OfVariantAndURL() throws {
+    /// The signature is the first 16 bytes of Swift Crypto's HMAC-SHA256 of "variant\nURL" (22 characters),
+    /// and the whole 32-byte code verifies too, so addresses an earlier version handed out keep working.
+    @Test func signatureIsHMACSHA256OfVariantAndURLCutTo16Bytes() throws {
         let secret = Data((0..<32).map { UInt8($0 * 7 & 255) })
         let signer = ImageURLSigner(secret: secret)
         for variant in ImageVariant.allCases {
             let (_, signature, encoded) = parts(signer.link(source, variant: variant))
             let expected = HMAC<SHA256>.authenticationCode(
                 for: Data("\(variant.rawValue)\n\(source)".utf8), using: SymmetricKey(data: secret))
-            #expect(signature == Base64URL.encode(Array(expected)))
+            #expect(signature.count == 22)
+            #expect(signature == Base64URL.encode(Array(expected).prefix(16)))
             #expect(encoded == Base64URL.encode(Array(source.utf8)))
+            let whole = Base64URL.encode(Array(expected))
+            #expect(signer.verify(variant: variant, signature: whole, encodedURL: encoded) == source)
+            // Any other cut of the code is refused: 8, 15, 17 and 31 bytes.
+            for count in [8, 15, 17, 31] {
+                let cut = Base64URL.encode(Array(expected).prefix(count))
+                #expect(signer.verify(variant: variant, signature: cut, encodedURL: encoded) == nil)
+            }
+            // The whole code with its second half changed is not the code.
+            var changed = Array(expected)
+            changed[31] ^= 1
+            #expect(
+                signer.verify(variant: variant, signature: Base64URL.encode(changed), encodedURL: encoded) == nil)
         }
+        let media = try #require(signer.linkMedia(source)).split(separator: "/").map(String.init)
+        #expect(media[1].count == 22)
+        #expect(signer.verifyMedia(signature: media[1], encodedURL: media[2]) == source)
     }
 
     @Test func prekeyedHMACMatchesSwiftCryptoForEveryKeyAndMessageLength() {
